@@ -1,0 +1,100 @@
+//! What changed between two catalogued versions: flags added, removed and
+//! renamed, kinds, defaults and members that moved, metrics that came and went.
+
+use serde::Serialize;
+
+use super::model::{Catalog, Flag};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rename {
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    pub flag: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<(String, String)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<(String, String)>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members_removed: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CatalogDiff {
+    pub engine: String,
+    pub from: String,
+    pub to: String,
+    pub flags_added: Vec<String>,
+    pub flags_removed: Vec<String>,
+    pub flags_renamed: Vec<Rename>,
+    pub flags_changed: Vec<Change>,
+    pub metrics_added: Vec<String>,
+    pub metrics_removed: Vec<String>,
+}
+
+impl CatalogDiff {
+    pub fn is_empty(&self) -> bool {
+        self.flags_added.is_empty()
+            && self.flags_removed.is_empty()
+            && self.flags_renamed.is_empty()
+            && self.flags_changed.is_empty()
+            && self.metrics_added.is_empty()
+            && self.metrics_removed.is_empty()
+    }
+}
+
+fn change(a: &Flag, b: &Flag) -> Option<Change> {
+    let c = Change {
+        flag: b.name.clone(),
+        kind: (a.kind != b.kind).then(|| (a.kind.as_str().to_string(), b.kind.as_str().to_string())),
+        default: (a.default != b.default).then(|| (a.default.clone(), b.default.clone())),
+        members_added: b.members.iter().filter(|m| !a.members.contains(m)).cloned().collect(),
+        members_removed: a.members.iter().filter(|m| !b.members.contains(m)).cloned().collect(),
+    };
+    let changed =
+        c.kind.is_some() || c.default.is_some() || !c.members_added.is_empty() || !c.members_removed.is_empty();
+    changed.then_some(c)
+}
+
+/// Compares `from` with `to`. A flag that disappears while a new one appears
+/// with the same (non-empty) help is a rename.
+pub fn diff(from: &Catalog, to: &Catalog) -> CatalogDiff {
+    let mut added: Vec<&Flag> = to.flags.iter().filter(|f| from.flag(&f.name).is_none()).collect();
+    let mut removed: Vec<&Flag> = from.flags.iter().filter(|f| to.flag(&f.name).is_none()).collect();
+    let mut renamed = Vec::new();
+    let mut changes = Vec::new();
+    removed.retain(|old| {
+        let twin = added.iter().position(|new| !old.help.is_empty() && new.help == old.help);
+        match twin {
+            Some(i) => {
+                let new = added.remove(i);
+                renamed.push(Rename { from: old.name.clone(), to: new.name.clone() });
+                changes.extend(change(old, new));
+                false
+            }
+            None => true,
+        }
+    });
+    for old in &from.flags {
+        if let Some(new) = to.flag(&old.name) {
+            changes.extend(change(old, new));
+        }
+    }
+    changes.sort_by(|a, b| a.flag.cmp(&b.flag));
+    CatalogDiff {
+        engine: to.source.engine.clone(),
+        from: from.source.tag.clone(),
+        to: to.source.tag.clone(),
+        flags_added: added.iter().map(|f| f.name.clone()).collect(),
+        flags_removed: removed.iter().map(|f| f.name.clone()).collect(),
+        flags_renamed: renamed,
+        flags_changed: changes,
+        metrics_added: to.metrics.iter().filter(|m| from.metric(&m.name).is_none()).map(|m| m.name.clone()).collect(),
+        metrics_removed: from.metrics.iter().filter(|m| to.metric(&m.name).is_none()).map(|m| m.name.clone()).collect(),
+    }
+}

@@ -1,0 +1,91 @@
+//! The command line, as clap definitions. Parsing only: each command's
+//! module turns these raw arguments into work.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Lint radiance runbooks, env files and serve scripts against the flags and
+/// metrics of the pinned build — read from its source, never from memory.
+#[derive(Debug, Parser)]
+#[command(name = "knobs", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Extract a catalogue from a tag of the engine's repository.
+    Sync(SyncArgs),
+    /// Show or compare catalogues.
+    #[command(subcommand)]
+    Catalog(CatalogCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    /// Repository URL or path [default: knobs.toml `[pin] repo`]
+    #[arg(long, value_name = "URL|PATH")]
+    pub repo: Option<String>,
+    /// Tag to read [default: knobs.toml `[pin] tag`]
+    #[arg(long)]
+    pub tag: Option<String>,
+    /// Engine name, the catalogue's folder [default: knobs.toml `[pin] engine`, else radiance]
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Folder to write `<engine>/<tag>.toml` into
+    #[arg(long, value_name = "DIR", default_value = "catalog")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CatalogCommand {
+    /// What changed between two catalogued versions.
+    Diff(DiffArgs),
+    /// A catalogue as a table, JSON, or a Markdown reference page.
+    Show(ShowArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowFormat {
+    Human,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The older tag
+    pub from: String,
+    /// The newer tag
+    pub to: String,
+    /// Read catalogues from this folder instead of the embedded ones
+    #[arg(long, value_name = "DIR")]
+    pub catalog_dir: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+    /// Engine whose catalogues to compare [default: knobs.toml, else radiance]
+    #[arg(long)]
+    pub engine: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// Tag to show [default: the pinned tag, else the newest catalogued]
+    pub tag: Option<String>,
+    /// Read catalogues from this folder instead of the embedded ones
+    #[arg(long, value_name = "DIR")]
+    pub catalog_dir: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = ShowFormat::Human)]
+    pub format: ShowFormat,
+    /// Engine whose catalogue to show [default: knobs.toml, else radiance]
+    #[arg(long)]
+    pub engine: Option<String>,
+}

@@ -1,0 +1,35 @@
+//! `knobs catalog show` and `knobs catalog diff`.
+
+use miette::{IntoDiagnostic, Result};
+
+use super::{Io, Outcome};
+use crate::catalog::{diff, render, store::Store};
+use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
+use crate::config::Config;
+
+pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+    let store = Store::open(args.catalog_dir.as_deref())?;
+    let engine = args.engine.as_deref().unwrap_or(&cfg.engine);
+    let catalog = store.select(engine, args.tag.as_deref().or(cfg.tag.as_deref()))?;
+    let text = match args.format {
+        ShowFormat::Human => render::human(catalog),
+        ShowFormat::Markdown => render::markdown(catalog),
+        ShowFormat::Json => serde_json::to_string_pretty(catalog).into_diagnostic()? + "\n",
+    };
+    io.out.write_all(text.as_bytes()).into_diagnostic()?;
+    Ok(Outcome::Clean)
+}
+
+pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+    let store = Store::open(args.catalog_dir.as_deref())?;
+    let engine = args.engine.as_deref().unwrap_or(&cfg.engine);
+    let from = store.get(engine, &args.from)?;
+    let to = store.get(engine, &args.to)?;
+    let d = diff::diff(from, to);
+    let text = match args.format {
+        DiffFormat::Human => render::diff_human(&d),
+        DiffFormat::Json => serde_json::to_string_pretty(&d).into_diagnostic()? + "\n",
+    };
+    io.out.write_all(text.as_bytes()).into_diagnostic()?;
+    Ok(Outcome::Clean)
+}

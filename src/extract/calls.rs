@@ -1,0 +1,235 @@
+//! Builder calls: `add_flag("--x", "N", "help").set_default("0").set_env("X")`,
+//! `cli.add<int>("--x", 2048)`, `opts.option("--x").describe("...")`.
+//!
+//! A call declares a flag when a flag literal is one of its arguments and the
+//! call either reads like a declaration or carries more than the name (other
+//! arguments, chained setters). Look-ups such as `args.get("--x")` do not.
+
+use tree_sitter::Node;
+
+use super::cst::{self, call_args, call_name, call_template_args, chained_calls, line, string_value, text};
+use super::roles::{kind_of_call_name, kind_of_ident, looks, role_of_name, Looks, Role};
+use super::{Candidate, Parsed};
+use crate::catalog::model::{Kind, MembersFrom};
+
+/// Call names that read or test a flag rather than declare it.
+fn is_lookup(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    const LOOKUPS: &[&str] = &[
+        "get",
+        "has",
+        "count",
+        "find",
+        "contains",
+        "value",
+        "at",
+        "lookup",
+        "isset",
+        "is_set",
+        "present",
+        "exists",
+        "erase",
+        "remove",
+        "compare",
+        "starts_with",
+        "startswith",
+        "ends_with",
+        "rfind",
+        "strcmp",
+        "strncmp",
+        "strcasecmp",
+        "equals",
+        "eq",
+        "streq",
+        "matches",
+        "match",
+        "printf",
+        "fprintf",
+        "snprintf",
+        "sprintf",
+        "puts",
+        "fputs",
+        "format",
+        "print",
+        "println",
+        "log",
+        "warn",
+        "error",
+        "fail",
+        "die",
+        "reject",
+        "throw",
+        "string",
+        "basic_string",
+        "string_view",
+        "push_back",
+        "emplace_back",
+        "append",
+        "insert",
+        "emplace",
+        "operator[]",
+        "get_int",
+        "get_string",
+        "get_bool",
+        "get_float",
+        "get_double",
+        "value_of",
+        "option_value",
+        "require",
+        "need",
+        "expect",
+    ];
+    LOOKUPS.contains(&n.as_str()) || n.starts_with("get_") || n.starts_with("is_") || n.starts_with("has_")
+}
+
+pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for node in cst::preorder(p.tree.root_node()) {
+        if node.kind() != "call_expression" {
+            continue;
+        }
+        let Some(name) = call_name(node, p.src) else { continue };
+        if is_lookup(name) {
+            continue;
+        }
+        let args = call_args(node);
+        if !args.iter().any(|a| string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag)) {
+            continue;
+        }
+        if let Some(c) = call_candidate(p, node, name, &args) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>]) -> Option<Candidate> {
+    let mut c = Candidate::default();
+    let mut pending = Vec::new();
+    let mut evidence = 0usize;
+    for a in args {
+        if let Some(s) = string_value(*a, p.src) {
+            match looks(&s) {
+                Looks::Flag => {
+                    let s = s.trim_end_matches('=').to_string();
+                    if c.name.is_empty() {
+                        c.name = s;
+                        c.line = line(*a);
+                    } else {
+                        c.aliases.push(s);
+                    }
+                }
+                Looks::Short => c.aliases.push(s),
+                Looks::Prose if c.help.is_none() => {
+                    c.help = Some(s);
+                    evidence += 1;
+                }
+                Looks::Metavar if c.metavar.is_none() => {
+                    c.metavar = Some(s);
+                    evidence += 1;
+                }
+                _ => {
+                    pending.push(s);
+                    evidence += 1;
+                }
+            }
+            continue;
+        }
+        match a.kind() {
+            "number_literal" => {
+                c.default = Some(text(*a, p.src).to_string());
+                evidence += 1;
+            }
+            "true" | "false" => {
+                c.default = Some(text(*a, p.src).to_string());
+                c.kind = c.kind.or(Some(Kind::Switch));
+                evidence += 1;
+            }
+            "qualified_identifier" => {
+                if let Some(k) = kind_of_ident(text(*a, p.src)) {
+                    c.kind = Some(k);
+                    evidence += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(t) = call_template_args(call, p.src) {
+        if let Some(k) = kind_of_ident(t.trim_matches(['<', '>']).trim()) {
+            c.kind = Some(k);
+            evidence += 1;
+        }
+    }
+    if let Some(k) = kind_of_call_name(name) {
+        c.kind = c.kind.or(Some(k));
+    }
+    for setter in chained_calls(call) {
+        if apply_setter(p, setter, &mut c) {
+            evidence += 1;
+        }
+    }
+    let declares = {
+        let n = name.to_ascii_lowercase();
+        ["add", "flag", "opt", "arg", "def", "decl", "reg", "param", "knob", "switch"].iter().any(|w| n.contains(w))
+    };
+    if c.name.is_empty() || (!declares && evidence == 0) {
+        return None;
+    }
+    let mut pending = pending.into_iter();
+    if c.metavar.is_none() && c.default.is_none() {
+        match (pending.next(), pending.next()) {
+            (Some(a), Some(b)) => {
+                c.metavar = Some(a);
+                c.default = Some(b);
+            }
+            (Some(a), None) => c.default = Some(a),
+            _ => {}
+        }
+    } else if c.default.is_none() {
+        c.default = pending.next();
+    }
+    c.takes_value = c.metavar.as_ref().map(|m| !m.is_empty());
+    Some(c)
+}
+
+/// Applies one chained setter; returns whether it said anything.
+fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate) -> bool {
+    let Some(name) = call_name(setter, p.src) else { return false };
+    let args = call_args(setter);
+    let strings: Vec<String> = args.iter().filter_map(|a| string_value(*a, p.src)).collect();
+    let first_value = args.first().map(|a| string_value(*a, p.src).unwrap_or_else(|| text(*a, p.src).to_string()));
+    match role_of_name(name) {
+        Some(Role::Metavar) => c.metavar = first_value,
+        Some(Role::Default) => {
+            c.default = first_value;
+            if args.first().is_some_and(|a| matches!(a.kind(), "true" | "false")) {
+                c.kind = c.kind.or(Some(Kind::Switch));
+            }
+        }
+        Some(Role::Help) => c.help = strings.first().cloned(),
+        Some(Role::Alias) => c.aliases.extend(strings),
+        Some(Role::Kind) => c.kind = first_value.as_deref().and_then(kind_of_ident),
+        Some(Role::Members) => {
+            let mut members = strings;
+            if members.is_empty() {
+                // choices({"a", "b"})
+                for a in &args {
+                    let mut cursor = a.walk();
+                    members.extend(a.named_children(&mut cursor).filter_map(|n| string_value(n, p.src)));
+                }
+            }
+            if members.len() >= 2 {
+                c.members = Some((
+                    members,
+                    MembersFrom { origin: "declared-choices".into(), location: p.loc(line(setter)), closed: true },
+                ));
+            }
+        }
+        Some(Role::Env) | Some(Role::Name) => {}
+        None => match kind_of_call_name(name) {
+            Some(k) => c.kind = Some(k),
+            None => return false,
+        },
+    }
+    true
+}

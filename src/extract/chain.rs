@@ -1,0 +1,184 @@
+//! Parse chains: `if (arg == "--x" || arg == "-x") { ... } else if (...)`,
+//! `strcmp(argv[i], "--x") == 0`, `arg.rfind("--x=", 0) == 0`.
+//!
+//! The flag literals compared in one condition are one flag (the first long
+//! one is its name); the branch body says whether it takes a value and how
+//! the value is parsed.
+
+use tree_sitter::Node;
+
+use super::cst::{self, call_name, line, string_value, text};
+use super::roles::{looks, Looks};
+use super::{Candidate, Parsed};
+use crate::catalog::model::Kind;
+
+/// Functions that compare a string against a literal.
+fn is_compare_call(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "strcmp"
+            | "strncmp"
+            | "strcasecmp"
+            | "_stricmp"
+            | "stricmp"
+            | "compare"
+            | "equals"
+            | "eq"
+            | "streq"
+            | "starts_with"
+            | "startswith"
+            | "rfind"
+            | "find"
+            | "match"
+            | "matches"
+            | "is"
+            | "equal"
+            | "iequals"
+            | "has_prefix"
+            | "str_eq"
+            | "arg_is"
+            | "is_flag"
+            | "is_arg"
+    )
+}
+
+/// True when a flag literal sits in a comparison.
+fn in_comparison(lit: Node<'_>, src: &str) -> bool {
+    let Some(parent) = lit.parent() else { return false };
+    match parent.kind() {
+        "binary_expression" => {
+            parent.child_by_field_name("operator").is_some_and(|op| matches!(text(op, src), "==" | "!="))
+        }
+        "argument_list" => parent
+            .parent()
+            .filter(|c| c.kind() == "call_expression")
+            .and_then(|c| call_name(c, src))
+            .is_some_and(is_compare_call),
+        _ => false,
+    }
+}
+
+pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
+    let mut out: Vec<Candidate> = Vec::new();
+    let mut seen_ifs = Vec::new();
+    for node in cst::preorder(p.tree.root_node()) {
+        if !cst::is_string(node) {
+            continue;
+        }
+        let Some(value) = string_value(node, p.src) else { continue };
+        if looks(&value) != Looks::Flag || !in_comparison(node, p.src) {
+            continue;
+        }
+        let Some(stmt) = condition_owner(node) else { continue };
+        if seen_ifs.contains(&stmt.id()) {
+            continue;
+        }
+        seen_ifs.push(stmt.id());
+        let Some(cond) = stmt.child_by_field_name("condition") else { continue };
+        let mut c = Candidate { rank: 1, line: line(node), ..Candidate::default() };
+        for n in cst::preorder(cond) {
+            if !cst::is_string(n) || !in_comparison(n, p.src) {
+                continue;
+            }
+            let Some(s) = string_value(n, p.src) else { continue };
+            match looks(&s) {
+                Looks::Flag => {
+                    let s = s.trim_end_matches('=').to_string();
+                    if c.name.is_empty() {
+                        c.name = s;
+                    } else if !c.aliases.contains(&s) && s != c.name {
+                        c.aliases.push(s);
+                    }
+                }
+                Looks::Short => c.aliases.push(s),
+                _ => {}
+            }
+        }
+        if c.name.is_empty() {
+            continue;
+        }
+        if let Some(body) = stmt.child_by_field_name("consequence").or_else(|| stmt.child_by_field_name("body")) {
+            read_body(p, body, &mut c);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The `if` (or `case`/ternary) whose condition holds the literal.
+fn condition_owner(lit: Node<'_>) -> Option<Node<'_>> {
+    let mut cur = lit;
+    while let Some(parent) = cur.parent() {
+        if parent.kind() == "if_statement" {
+            let cond = parent.child_by_field_name("condition")?;
+            return (cond.start_byte() <= lit.start_byte() && lit.end_byte() <= cond.end_byte()).then_some(parent);
+        }
+        if matches!(parent.kind(), "compound_statement" | "function_definition" | "translation_unit") {
+            return None;
+        }
+        cur = parent;
+    }
+    None
+}
+
+/// Reads a branch body: does it consume a value, and how is it parsed?
+fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
+    let mut int = false;
+    let mut float = false;
+    let mut auto = false;
+    let mut consumes = false;
+    let mut sets_true = false;
+    for n in cst::preorder(body) {
+        match n.kind() {
+            // a nested if-chain belongs to its own flags
+            "if_statement" if n != body && has_flag_comparison(p, n) => break,
+            "call_expression" => {
+                let name = call_name(n, p.src).unwrap_or("").to_ascii_lowercase();
+                match name.as_str() {
+                    "stoi" | "stol" | "stoll" | "stoul" | "stoull" | "atoi" | "atol" | "atoll" | "strtol"
+                    | "strtoul" | "strtoll" | "strtoull" | "from_chars" | "parse_int" | "to_int" | "parse_uint"
+                    | "parse_positive" | "parse_size" | "parse_count" => int = true,
+                    "stof" | "stod" | "stold" | "atof" | "strtod" | "strtof" | "parse_float" | "parse_double"
+                    | "to_double" | "to_float" => float = true,
+                    _ => {}
+                }
+                if name.contains("need")
+                    || name.contains("next")
+                    || name.contains("value")
+                    || name.contains("take")
+                    || name.contains("require")
+                    || name.contains("arg")
+                {
+                    consumes = true;
+                }
+            }
+            "update_expression" | "subscript_expression" if text(n, p.src).contains("++") => consumes = true,
+            "string_literal" if string_value(n, p.src).as_deref() == Some("auto") => auto = true,
+            "assignment_expression" => {
+                if n.child_by_field_name("right").is_some_and(|r| r.kind() == "true") {
+                    sets_true = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    c.evidence = if auto && int {
+        Some(Kind::AutoOrInt)
+    } else if float {
+        Some(Kind::Float)
+    } else if int {
+        Some(Kind::Int)
+    } else if sets_true && !consumes {
+        Some(Kind::Switch)
+    } else {
+        None
+    };
+    c.takes_value = Some(consumes || int || float);
+}
+
+fn has_flag_comparison(p: &Parsed<'_>, stmt: Node<'_>) -> bool {
+    let Some(cond) = stmt.child_by_field_name("condition") else { return false };
+    cst::preorder(cond).into_iter().any(|n| {
+        cst::is_string(n) && string_value(n, p.src).is_some_and(|s| looks(&s) == Looks::Flag) && in_comparison(n, p.src)
+    })
+}

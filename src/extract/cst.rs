@@ -1,0 +1,209 @@
+//! Small readers over tree-sitter-cpp's syntax tree: string values, call
+//! names, enclosing constructs. The extractors use these instead of poking
+//! at node kinds themselves.
+
+use tree_sitter::Node;
+
+use super::text::unescape;
+
+/// The source text of a node.
+pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
+    src.get(node.byte_range()).unwrap_or("")
+}
+
+/// 1-based line of a node's start.
+pub fn line(node: Node<'_>) -> usize {
+    node.start_position().row + 1
+}
+
+/// The value of a string literal, a run of adjacent literals, or a raw string.
+/// `None` for anything else (a macro inside a concatenation counts as nothing).
+pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
+    match node.kind() {
+        "string_literal" => {
+            let t = text(node, src);
+            let start = t.find('"')?;
+            let body = t.get(start + 1..t.len().checked_sub(1)?)?;
+            Some(unescape(body))
+        }
+        "raw_string_literal" => {
+            let t = text(node, src);
+            let open = t.find('(')?;
+            let close = t.rfind(')')?;
+            t.get(open + 1..close).map(str::to_string)
+        }
+        "concatenated_string" => {
+            let mut out = String::new();
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                if let Some(s) = string_value(child, src) {
+                    out.push_str(&s);
+                }
+            }
+            Some(out)
+        }
+        "parenthesized_expression" => node.named_child(0).and_then(|c| string_value(c, src)),
+        _ => None,
+    }
+}
+
+/// True when the node is a string literal of any form.
+pub fn is_string(node: Node<'_>) -> bool {
+    matches!(node.kind(), "string_literal" | "raw_string_literal" | "concatenated_string")
+}
+
+/// Joins every string piece of an expression such as `"a '" + v + "' b"`,
+/// writing `%s` where a non-literal stands.
+pub fn message_value(node: Node<'_>, src: &str) -> String {
+    if let Some(s) = string_value(node, src) {
+        return s;
+    }
+    match node.kind() {
+        "binary_expression" => {
+            let mut out = String::new();
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                out.push_str(&message_value(child, src));
+            }
+            out
+        }
+        "call_expression" => {
+            // std::string("a") + ..., or a nested format call: keep its strings.
+            let mut out = String::new();
+            if let Some(args) = node.child_by_field_name("arguments") {
+                let mut cursor = args.walk();
+                for child in args.named_children(&mut cursor) {
+                    out.push_str(&message_value(child, src));
+                }
+            }
+            if out.is_empty() {
+                "%s".into()
+            } else {
+                out
+            }
+        }
+        _ => "%s".into(),
+    }
+}
+
+/// The last identifier of a call's function: `reg.counter(...)` → `counter`,
+/// `prometheus::BuildCounter()` → `BuildCounter`, `add<int>(...)` → `add`.
+pub fn call_name<'a>(call: Node<'_>, src: &'a str) -> Option<&'a str> {
+    let f = call.child_by_field_name("function")?;
+    callee_name(f, src)
+}
+
+fn callee_name<'a>(f: Node<'_>, src: &'a str) -> Option<&'a str> {
+    match f.kind() {
+        "identifier" | "field_identifier" => Some(text(f, src)),
+        "field_expression" => f.child_by_field_name("field").and_then(|n| callee_name(n, src)),
+        "qualified_identifier" => f.child_by_field_name("name").and_then(|n| callee_name(n, src)),
+        "template_function" | "template_method" => f.child_by_field_name("name").and_then(|n| callee_name(n, src)),
+        _ => None,
+    }
+}
+
+/// The template arguments of a call such as `add<int>(...)`, as text.
+pub fn call_template_args(call: Node<'_>, src: &str) -> Option<String> {
+    let mut f = call.child_by_field_name("function")?;
+    loop {
+        match f.kind() {
+            "field_expression" => f = f.child_by_field_name("field")?,
+            "qualified_identifier" => f = f.child_by_field_name("name")?,
+            "template_function" | "template_method" => {
+                return f.child_by_field_name("arguments").map(|a| text(a, src).to_string())
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The argument nodes of a call.
+pub fn call_args(call: Node<'_>) -> Vec<Node<'_>> {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut cursor = args.walk();
+    args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect()
+}
+
+/// Climbs a method chain: for the call `a(...)` in `a(...).b(...).c(...)`,
+/// returns the calls `b(...)` and `c(...)` in order.
+pub fn chained_calls(call: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut cur = call;
+    while let Some(parent) = cur.parent() {
+        if parent.kind() != "field_expression" || parent.child_by_field_name("argument") != Some(cur) {
+            break;
+        }
+        let Some(grand) = parent.parent() else { break };
+        if grand.kind() != "call_expression" || grand.child_by_field_name("function") != Some(parent) {
+            break;
+        }
+        out.push(grand);
+        cur = grand;
+    }
+    out
+}
+
+/// The first call of the chain a call belongs to: for `c(...)` in
+/// `a(...).b(...).c(...)` returns `a(...)`.
+pub fn chain_root(call: Node<'_>) -> Node<'_> {
+    let mut cur = call;
+    loop {
+        let inner = cur
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "field_expression")
+            .and_then(|f| f.child_by_field_name("argument"))
+            .filter(|a| a.kind() == "call_expression");
+        match inner {
+            Some(i) => cur = i,
+            None => return cur,
+        }
+    }
+}
+
+/// The name of the function a node sits in.
+pub fn enclosing_function_name<'a>(node: Node<'_>, src: &'a str) -> Option<&'a str> {
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        if n.kind() == "function_definition" {
+            let mut d = n.child_by_field_name("declarator")?;
+            loop {
+                match d.kind() {
+                    "function_declarator" | "pointer_declarator" | "reference_declarator" => {
+                        d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
+                    }
+                    "qualified_identifier" => d = d.child_by_field_name("name")?,
+                    "identifier" | "field_identifier" | "destructor_name" | "operator_name" => {
+                        return Some(text(d, src))
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        cur = n.parent();
+    }
+    None
+}
+
+/// Every node of the tree, depth first, in source order.
+pub fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    'outer: loop {
+        out.push(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,299 @@
+//! Table rows: `{"--x", "N", "0", "help"}`, `{.flag = "--x", .doc = "..."}`,
+//! and getopt's `{"x", required_argument, nullptr, 'x'}`.
+//!
+//! A row is an initializer list that holds a flag literal beside other
+//! values. Each value's role comes from its field name when the source has
+//! one (a designator, or the struct definition for positional rows) and from
+//! its content otherwise.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::cst::{self, line, string_value, text};
+use super::roles::{kind_of_ident, looks, role_of_name, Looks, Role};
+use super::{Candidate, Parsed};
+use crate::catalog::model::{Kind, MembersFrom};
+
+/// Field names of every struct defined in a file, in declaration order.
+pub(crate) fn struct_fields(p: &Parsed<'_>) -> HashMap<String, Vec<String>> {
+    let mut out = HashMap::new();
+    for node in cst::preorder(p.tree.root_node()) {
+        if !matches!(node.kind(), "struct_specifier" | "class_specifier") {
+            continue;
+        }
+        let (Some(name), Some(body)) = (node.child_by_field_name("name"), node.child_by_field_name("body")) else {
+            continue;
+        };
+        let mut fields = Vec::new();
+        let mut cursor = body.walk();
+        for decl in body.named_children(&mut cursor) {
+            if decl.kind() != "field_declaration" {
+                continue;
+            }
+            let mut dc = decl.walk();
+            for d in decl.children_by_field_name("declarator", &mut dc) {
+                if let Some(id) = declarator_name(d, p.src) {
+                    fields.push(id);
+                }
+            }
+        }
+        if !fields.is_empty() {
+            out.insert(text(name, p.src).to_string(), fields);
+        }
+    }
+    out
+}
+
+fn declarator_name(d: Node<'_>, src: &str) -> Option<String> {
+    match d.kind() {
+        "field_identifier" | "identifier" => Some(text(d, src).to_string()),
+        _ => {
+            let inner = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?;
+            declarator_name(inner, src)
+        }
+    }
+}
+
+/// One value of a row.
+#[derive(Debug, Clone)]
+enum Value {
+    Str(String),
+    Null,
+    Number(String),
+    Bool(bool),
+    Ident(String),
+    Strings(Vec<String>),
+    Char(char),
+    Other,
+}
+
+fn value_of(node: Node<'_>, src: &str) -> Value {
+    if let Some(s) = string_value(node, src) {
+        return Value::Str(s);
+    }
+    match node.kind() {
+        "null" | "nullptr" => Value::Null,
+        "number_literal" => Value::Number(text(node, src).trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']).to_string()),
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "identifier" | "qualified_identifier" | "field_expression" => {
+            let t = text(node, src);
+            if t == "NULL" {
+                Value::Null
+            } else {
+                Value::Ident(t.to_string())
+            }
+        }
+        "char_literal" => text(node, src).trim_matches('\'').chars().next().map_or(Value::Other, Value::Char),
+        "initializer_list" => {
+            let mut cursor = node.walk();
+            let strings: Vec<String> = node.named_children(&mut cursor).filter_map(|c| string_value(c, src)).collect();
+            if strings.is_empty() {
+                Value::Other
+            } else {
+                Value::Strings(strings)
+            }
+        }
+        _ => Value::Other,
+    }
+}
+
+/// The positional field names for a row, from its array's declared type.
+fn row_fields<'m>(row: Node<'_>, src: &str, structs: &'m HashMap<String, Vec<String>>) -> Option<&'m Vec<String>> {
+    let mut cur = row.parent();
+    while let Some(n) = cur {
+        if n.kind() == "declaration" || n.kind() == "field_declaration" {
+            let ty = n.child_by_field_name("type").map(|t| text(t, src))?;
+            return ty.split(|c: char| !(c.is_alphanumeric() || c == '_')).find_map(|w| structs.get(w));
+        }
+        if matches!(n.kind(), "function_definition" | "translation_unit") {
+            return None;
+        }
+        cur = n.parent();
+    }
+    None
+}
+
+pub(crate) fn candidates(p: &Parsed<'_>, structs: &HashMap<String, Vec<String>>) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for node in cst::preorder(p.tree.root_node()) {
+        if node.kind() != "initializer_list" {
+            continue;
+        }
+        let mut cursor = node.walk();
+        let elems: Vec<Node<'_>> = node.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        if elems.len() < 2 {
+            continue;
+        }
+        // (designator, value, node) per element
+        let mut values: Vec<(Option<String>, Value, Node<'_>)> = Vec::new();
+        for e in &elems {
+            if e.kind() == "initializer_pair" {
+                let designator = e
+                    .child_by_field_name("designator")
+                    .map(|d| text(d, p.src).trim_start_matches('.').trim().to_string());
+                let v = e.child_by_field_name("value").map_or(Value::Other, |v| value_of(v, p.src));
+                let vn = e.child_by_field_name("value").unwrap_or(*e);
+                values.push((designator, v, vn));
+            } else {
+                values.push((None, value_of(*e, p.src), *e));
+            }
+        }
+        if let Some(c) = getopt_row(p, &values) {
+            out.push(c);
+            continue;
+        }
+        let has_flag = values.iter().any(|(d, v, _)| match v {
+            Value::Str(s) => looks(s) == Looks::Flag && d.as_deref().and_then(role_of_name) != Some(Role::Help),
+            _ => false,
+        });
+        let all_flags =
+            values.iter().all(|(_, v, _)| matches!(v, Value::Str(s) if matches!(looks(s), Looks::Flag | Looks::Short)));
+        if !has_flag || all_flags {
+            continue;
+        }
+        let fields = row_fields(node, p.src, structs);
+        if let Some(c) = row_candidate(p, &values, fields) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn row_candidate(
+    p: &Parsed<'_>,
+    values: &[(Option<String>, Value, Node<'_>)],
+    fields: Option<&Vec<String>>,
+) -> Option<Candidate> {
+    let mut c = Candidate::default();
+    let mut pending: Vec<String> = Vec::new();
+    let mut positional = 0usize;
+    for (designator, value, node) in values {
+        let field = match designator {
+            Some(d) => Some(d.clone()),
+            None => {
+                let f = fields.and_then(|f| f.get(positional)).cloned();
+                positional += 1;
+                f
+            }
+        };
+        let role = field.as_deref().and_then(role_of_name);
+        match value {
+            Value::Str(s) if looks(s) == Looks::Flag && role != Some(Role::Help) => {
+                let s = s.trim_end_matches('=').to_string();
+                if c.name.is_empty() {
+                    c.name = s;
+                    c.line = line(*node);
+                } else {
+                    c.aliases.push(s);
+                }
+            }
+            Value::Str(s)
+                if looks(s) == Looks::Short && matches!(role, None | Some(Role::Alias) | Some(Role::Name)) =>
+            {
+                c.aliases.push(s.clone())
+            }
+            Value::Strings(list) if list.iter().all(|s| matches!(looks(s), Looks::Flag | Looks::Short)) => {
+                c.aliases.extend(list.iter().cloned())
+            }
+            Value::Strings(list) if role == Some(Role::Members) => {
+                c.members = Some((
+                    list.clone(),
+                    MembersFrom { origin: "declared-choices".into(), location: p.loc(line(*node)), closed: true },
+                ));
+            }
+            Value::Str(s) => match role {
+                Some(Role::Metavar) => c.metavar = Some(s.clone()),
+                Some(Role::Default) => c.default = Some(s.clone()),
+                Some(Role::Help) => c.help = Some(s.clone()),
+                Some(Role::Kind) => c.kind = kind_of_ident(s),
+                Some(Role::Alias) if !s.is_empty() => c.aliases.push(s.clone()),
+                Some(Role::Env) | Some(Role::Name) | Some(Role::Alias) | Some(Role::Members) => {}
+                None => match looks(s) {
+                    Looks::Prose if c.help.is_none() => c.help = Some(s.clone()),
+                    Looks::Metavar if c.metavar.is_none() => c.metavar = Some(s.clone()),
+                    _ => pending.push(s.clone()),
+                },
+            },
+            Value::Null => match role {
+                Some(Role::Metavar) => c.metavar = Some(String::new()),
+                Some(Role::Default) => c.default = Some(String::new()),
+                Some(_) => {}
+                None => pending.push(String::new()),
+            },
+            Value::Number(n) => {
+                if matches!(role, None | Some(Role::Default)) {
+                    c.default = Some(n.clone());
+                }
+            }
+            Value::Bool(b) => {
+                if matches!(role, None | Some(Role::Default)) {
+                    c.default = Some(b.to_string());
+                }
+            }
+            Value::Ident(id) => {
+                if matches!(role, None | Some(Role::Kind)) {
+                    if let Some(k) = kind_of_ident(id) {
+                        c.kind = Some(k);
+                    }
+                }
+            }
+            Value::Char(ch) if ch.is_ascii_alphanumeric() && matches!(role, None | Some(Role::Alias)) => {
+                c.aliases.push(format!("-{ch}"));
+            }
+            _ => {}
+        }
+    }
+    if c.name.is_empty() {
+        return None;
+    }
+    // Leftover short strings, in row order: the common order is
+    // flag, metavar, default, help.
+    let mut pending = pending.into_iter();
+    if c.metavar.is_none() && c.default.is_none() {
+        let first = pending.next();
+        match (first, pending.next()) {
+            (Some(a), Some(b)) => {
+                c.metavar = Some(a);
+                c.default = Some(b);
+            }
+            (Some(a), None) => c.default = Some(a),
+            _ => {}
+        }
+    } else if c.default.is_none() {
+        c.default = pending.next();
+    } else if c.metavar.is_none() {
+        c.metavar = pending.next();
+    }
+    c.takes_value = c.metavar.as_ref().map(|m| !m.is_empty());
+    Some(c)
+}
+
+/// getopt_long's `struct option`: `{"name", required_argument, nullptr, 'n'}`.
+fn getopt_row(p: &Parsed<'_>, values: &[(Option<String>, Value, Node<'_>)]) -> Option<Candidate> {
+    let (_, Value::Str(name), node) = values.first()? else { return None };
+    let arg = values.iter().find_map(|(_, v, _)| match v {
+        Value::Ident(id) if id.ends_with("_argument") => Some(id.as_str()),
+        _ => None,
+    })?;
+    if name.is_empty() || name.starts_with('-') || name.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut c = Candidate {
+        name: format!("--{name}"),
+        line: line(*node),
+        takes_value: Some(arg != "no_argument"),
+        ..Candidate::default()
+    };
+    if arg == "no_argument" {
+        c.kind = Some(Kind::Switch);
+    }
+    if let Some((_, Value::Char(ch), _)) = values.get(3) {
+        if ch.is_ascii_alphanumeric() {
+            c.aliases.push(format!("-{ch}"));
+        }
+    }
+    let _ = p;
+    Some(c)
+}

@@ -1,0 +1,290 @@
+//! Reading meaning out of the strings of a C++ source: member lists in a
+//! validator's message, usage lines of a help text, default clauses in help.
+//!
+//! Pure functions on text, kept apart from the syntax tree so they can be
+//! tested on tables of phrasings.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// True for a flag token: `--name`, optionally with a trailing `=`.
+pub fn is_long_flag(s: &str) -> bool {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^--[A-Za-z0-9][A-Za-z0-9_.-]*=?$").expect("valid regex"));
+    RE.is_match(s)
+}
+
+/// True for a short flag token: `-m`.
+pub fn is_short_flag(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 2 && b[0] == b'-' && b[1].is_ascii_alphanumeric()
+}
+
+/// A word that can be an enum member: `tip-only`, `keep_all`, `fp8`.
+fn is_member_token(s: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z0-9][A-Za-z0-9._+-]*$").expect("valid regex"));
+    RE.is_match(s) && !s.starts_with("--")
+}
+
+fn clean_member(s: &str) -> &str {
+    s.trim().trim_matches(|c| matches!(c, '\'' | '"' | '`' | '“' | '”' | '‘' | '’')).trim()
+}
+
+/// Splits `a, b, or c` / `a|b|c` / `a / b` into members, or `None` when any
+/// piece is not a member-like word or there are fewer than two.
+fn split_members(list: &str) -> Option<Vec<String>> {
+    static SEP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\s*(?:,\s*or\s+|,\s*and\s+|,|\|\||\||\s+or\s+|\s+and\s+|\s/\s)\s*").expect("valid regex")
+    });
+    let list = list.trim();
+    let mut out = Vec::new();
+    for piece in SEP.split(list) {
+        let m = clean_member(piece);
+        if m.is_empty() {
+            continue;
+        }
+        if !is_member_token(m) {
+            return None;
+        }
+        if !out.iter().any(|x: &String| x == m) {
+            out.push(m.to_string());
+        }
+    }
+    (out.len() >= 2).then_some(out)
+}
+
+/// Finds the list of accepted members in a validator's message.
+///
+/// Understands the phrasings real validators use: `a|b|c`, `{a,b,c}`,
+/// `[a, b]`, `one of: a, b, c`, `must be a, b or c`, `expected 'a' or 'b'`.
+/// Returns the longest list found. `%s`-style placeholders are ignored.
+pub fn members_in_message(msg: &str) -> Option<Vec<String>> {
+    static BRACKETED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[\{\[\(]([^\{\}\[\]\(\)]*)[\}\]\)]").expect("valid regex"));
+    static PIPED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[A-Za-z0-9'`._+-]+(?:\s*\|\s*[A-Za-z0-9'`._+-]+)+").expect("valid regex"));
+    static CUE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?i)(?:one of|must be(?: either)?|expected|expects|expecting|valid values are|valid values|valid|allowed values|allowed|accepted values|accepts|accepted|supported values|supported|choose from|choices are|choices|options are|either|use)\s*:?\s*",
+        )
+        .expect("valid regex")
+    });
+    static END: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[.;()\n\[\]{}]|\s-\s|\s\(").expect("valid regex"));
+    let msg = strip_placeholders(msg);
+    let mut best: Option<Vec<String>> = None;
+    let mut consider = |cand: Option<Vec<String>>| {
+        if let Some(c) = cand {
+            if best.as_ref().is_none_or(|b| c.len() > b.len()) {
+                best = Some(c);
+            }
+        }
+    };
+    for cap in BRACKETED.captures_iter(&msg) {
+        consider(split_members(&cap[1]));
+    }
+    for m in PIPED.find_iter(&msg) {
+        consider(split_members(m.as_str()));
+    }
+    for m in CUE.find_iter(&msg) {
+        let rest = &msg[m.end()..];
+        let end = END.find(rest).map_or(rest.len(), |e| e.start());
+        consider(split_members(&rest[..end]));
+    }
+    best
+}
+
+/// Removes printf placeholders and `{}` format holes so they are not read as members.
+fn strip_placeholders(msg: &str) -> String {
+    static PH: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"%[-+ #0]*[0-9*]*(?:\.[0-9*]+)?(?:hh|h|ll|l|z|j|t|L)?[diouxXeEfFgGaAcspn%]|\{\}")
+            .expect("valid regex")
+    });
+    PH.replace_all(msg, "\u{fffd}").into_owned()
+}
+
+/// One line of a usage text: `  -m, --model PATH   what it does`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UsageLine {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub metavar: String,
+    pub help: String,
+}
+
+/// Parses the flag lines of a usage text, joining indented continuation lines.
+pub fn usage_lines(text: &str) -> Vec<UsageLine> {
+    static LINE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(\s*)((?:-[A-Za-z0-9],?\s+)*)(--[A-Za-z0-9][A-Za-z0-9_.-]*)(?:(?:=|\s)((?:<[^>]+>|\[[^\]]+\]|\{[^}]+\}|[A-Za-z0-9_|.,:/-]+)))?(?:\s{2,}|\t+)(\S.*)$",
+        )
+        .expect("valid regex")
+    });
+    static SHORTS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-[A-Za-z0-9]").expect("valid regex"));
+    let mut out: Vec<UsageLine> = Vec::new();
+    let mut help_col: Option<usize> = None;
+    for line in text.lines() {
+        let line = line.trim_end();
+        if let Some(c) = LINE.captures(line) {
+            let col = c.get(5).map_or(0, |m| line[..m.start()].chars().count());
+            help_col = Some(col);
+            out.push(UsageLine {
+                name: c[3].to_string(),
+                aliases: SHORTS.find_iter(&c[2]).map(|m| m.as_str().to_string()).collect(),
+                metavar: c.get(4).map_or(String::new(), |m| m.as_str().to_string()),
+                help: c[5].trim().to_string(),
+            });
+            continue;
+        }
+        let indent = line.chars().take_while(|c| c.is_whitespace()).count();
+        let body = line.trim();
+        match (help_col, out.last_mut()) {
+            (Some(col), Some(last)) if !body.is_empty() && indent >= col.max(8) && !body.starts_with('-') => {
+                last.help.push(' ');
+                last.help.push_str(body);
+            }
+            _ => help_col = None,
+        }
+    }
+    out
+}
+
+/// Splits a `(default: X)` clause off a help text: returns the help without
+/// it and the default.
+pub fn split_default(help: &str) -> (String, Option<String>) {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?i)\s*[\(\[]\s*(?:default|defaults to|def)\s*[:=]?\s*([^\)\]]*?)\s*[\)\]]\s*$|\s*[;,.]?\s*defaults? (?:to|is|:)\s*([^\s;,]+?)\.?\s*$"#)
+            .expect("valid regex")
+    });
+    match RE.captures(help) {
+        Some(c) => {
+            let value = c.get(1).or_else(|| c.get(2)).map(|m| clean_member(m.as_str()).to_string());
+            let start = c.get(0).map_or(help.len(), |m| m.start());
+            (help[..start].trim_end().to_string(), value)
+        }
+        None => (help.to_string(), None),
+    }
+}
+
+/// What `auto` resolves to, read from a help text: the clause after
+/// `auto =`, `auto:`, `auto means` or `auto <verb>`.
+pub fn auto_meaning(help: &str) -> Option<String> {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?:^|[;,(]\s*|\s)`?auto`?\s*(?:=|:|means|resolves to|picks|uses|is)?\s*([a-z(].*)$")
+            .expect("valid regex")
+    });
+    let c = RE.captures(help)?;
+    let rest = c.get(1)?.as_str();
+    // `auto|N` is a metavar, not a meaning.
+    if rest.starts_with('|') {
+        return None;
+    }
+    let text = rest.trim().trim_end_matches(['.', ')']).trim();
+    (text.split_whitespace().count() >= 2).then(|| text.to_string())
+}
+
+/// Decodes the escapes of a C++ string literal body.
+pub fn unescape(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => {}
+            Some('\n') | None => {}
+            Some(other) => out.push(other),
+        }
+    }
+    out
+}
+
+/// `--checkpoint-policy` → `checkpoint_policy`, the spelling a C++ identifier uses.
+pub fn flag_ident(flag: &str) -> String {
+    flag.trim_start_matches('-').replace('-', "_").to_ascii_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn member_phrasings() {
+        let cases: &[(&str, Option<&[&str]>)] = &[
+            ("bad --checkpoint-policy '%s' (geometric-backoff|tip-only)", Some(&["geometric-backoff", "tip-only"])),
+            ("--log-level expects {debug,info,warn,error}", Some(&["debug", "info", "warn", "error"])),
+            ("--log-level must be debug, info, warn or error", Some(&["debug", "info", "warn", "error"])),
+            (
+                "unknown policy '%s'; expected one of: geometric-backoff, tip-only, keep-all",
+                Some(&["geometric-backoff", "tip-only", "keep-all"]),
+            ),
+            ("mode must be one of [fast, safe]", Some(&["fast", "safe"])),
+            ("expected 'on', 'off', or 'auto' but got {}", Some(&["on", "off", "auto"])),
+            ("valid values: a | b | c.", Some(&["a", "b", "c"])),
+            ("--busy-prefill-chunk takes auto or a token count", None),
+            ("--checkpoint-interval takes a token count", None),
+            ("usage: %s [options]", None),
+            ("--prefill-chunk auto|N", None),
+            ("config: unknown flag %s (see --help)", None),
+        ];
+        for (msg, want) in cases {
+            let got = members_in_message(msg);
+            let want: Option<Vec<String>> = want.map(|w| w.iter().map(|s| s.to_string()).collect());
+            assert_eq!(got, want, "message: {msg}");
+        }
+    }
+
+    #[test]
+    fn usage_text_lines() {
+        let text = "usage: %s [options]\n\n  -m, --model PATH        model to serve\n  --prefill-chunk auto|N  chunk size;\n                          auto reserves rows\n  -h, --help              print this\n  --port=<n>              port (default: 8000)\n";
+        let got = usage_lines(text);
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0].name, "--model");
+        assert_eq!(got[0].aliases, vec!["-m"]);
+        assert_eq!(got[0].metavar, "PATH");
+        assert_eq!(got[1].metavar, "auto|N");
+        assert_eq!(got[1].help, "chunk size; auto reserves rows");
+        assert_eq!(got[2].metavar, "");
+        assert_eq!(got[3].metavar, "<n>");
+        assert_eq!(got[3].help, "port (default: 8000)");
+    }
+
+    #[test]
+    fn default_clauses() {
+        let cases = [
+            ("port (default: 8000)", "port", Some("8000")),
+            ("slots [default auto]", "slots", Some("auto")),
+            ("how many; defaults to 4", "how many", Some("4")),
+            ("host (default: 0.0.0.0)", "host", Some("0.0.0.0")),
+            ("plain help", "plain help", None),
+        ];
+        for (help, rest, def) in cases {
+            let (h, d) = split_default(help);
+            assert_eq!(h, rest, "{help}");
+            assert_eq!(d.as_deref(), def, "{help}");
+        }
+    }
+
+    #[test]
+    fn auto_meanings() {
+        assert_eq!(
+            auto_meaning("total slots; auto = policy held() + 1 per --max-num-seqs").as_deref(),
+            Some("policy held() + 1 per --max-num-seqs")
+        );
+        assert_eq!(
+            auto_meaning("chunk size; auto reserves 1+spec rows per sequence").as_deref(),
+            Some("reserves 1+spec rows per sequence")
+        );
+        assert_eq!(auto_meaning("total checkpoint slots"), None);
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(unescape(r#"a\n\"b\"\\"#), "a\n\"b\"\\");
+    }
+}

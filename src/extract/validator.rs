@@ -1,0 +1,217 @@
+//! Validators: the code that refuses a value. Enum members are read from the
+//! message a validator emits when it refuses (`expected one of: a, b, c`) or,
+//! when the message lists none, from the literals it compares the value to
+//! (`v != "a" && v != "b"`). A set read here is closed: the source refuses
+//! every other value.
+
+use std::collections::BTreeMap;
+
+use regex::Regex;
+use std::sync::LazyLock;
+use tree_sitter::Node;
+
+use super::cst::{self, call_name, enclosing_function_name, line, message_value, string_value, text};
+use super::text::{flag_ident, members_in_message};
+use super::{Candidate, Parsed, Warning};
+use crate::catalog::model::MembersFrom;
+
+/// True when a node sits where a value is refused: a throw, a return, an
+/// error-reporting call, or a write to stderr.
+fn in_reject_context(node: Node<'_>, src: &str) -> bool {
+    static REJECT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)err|fail|die|reject|invalid|bad|abort|panic|fatal|raise|throw|exception|refuse|usage_?error|status|bail|complain")
+            .expect("valid regex")
+    });
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        match n.kind() {
+            "throw_statement" | "return_statement" => return true,
+            "call_expression" => {
+                let name = call_name(n, src).unwrap_or("");
+                if REJECT.is_match(name) {
+                    return true;
+                }
+                if matches!(name, "fprintf" | "fputs" | "vfprintf" | "fmt::print" | "print")
+                    && text(n, src).contains("stderr")
+                {
+                    return true;
+                }
+            }
+            "binary_expression" => {
+                let t = text(n, src).trim_start();
+                if t.starts_with("std::cerr")
+                    || t.starts_with("cerr")
+                    || t.starts_with("LOG(ERROR")
+                    || t.starts_with("LOG(FATAL")
+                {
+                    return true;
+                }
+            }
+            "expression_statement" | "compound_statement" | "function_definition" | "declaration" => return false,
+            _ => {}
+        }
+        cur = n.parent();
+    }
+    false
+}
+
+/// The whole message expression a string piece belongs to.
+fn message_root(node: Node<'_>) -> Node<'_> {
+    let mut cur = node;
+    while let Some(parent) = cur.parent() {
+        match parent.kind() {
+            "concatenated_string" | "parenthesized_expression" => cur = parent,
+            "binary_expression" => cur = parent,
+            _ => break,
+        }
+    }
+    cur
+}
+
+/// The flag a validator belongs to: named in the message, the branch of a
+/// parse chain it sits in, or the variable or function it checks.
+fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Candidate>) -> Option<String> {
+    static FLAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"--[A-Za-z0-9][A-Za-z0-9_.-]*").expect("valid regex"));
+    let by_alias = |name: &str| {
+        flags.iter().find(|(k, c)| k.as_str() == name || c.aliases.iter().any(|a| a == name)).map(|(k, _)| k.clone())
+    };
+    if let Some(found) = FLAG.find_iter(msg).find_map(|m| by_alias(m.as_str())) {
+        return Some(found);
+    }
+    // Enclosing if-chain branches, innermost first.
+    let mut cur = node.parent();
+    while let Some(n) = cur {
+        if n.kind() == "if_statement" {
+            if let Some(cond) = n.child_by_field_name("condition") {
+                for lit in cst::preorder(cond) {
+                    if let Some(s) = string_value(lit, p.src) {
+                        if let Some(f) = by_alias(&s) {
+                            return Some(f);
+                        }
+                    }
+                }
+                let cond_text = text(cond, p.src).to_ascii_lowercase();
+                if let Some(f) = flags.keys().find(|k| mentions_ident(&cond_text, &flag_ident(k))) {
+                    return Some(f.clone());
+                }
+            }
+        }
+        if n.kind() == "function_definition" {
+            break;
+        }
+        cur = n.parent();
+    }
+    let func = enclosing_function_name(node, p.src)?.to_ascii_lowercase();
+    flags.keys().find(|k| mentions_ident(&func, &flag_ident(k))).cloned()
+}
+
+/// True when `ident` stands in `text` as a whole identifier or its tail.
+fn mentions_ident(text: &str, ident: &str) -> bool {
+    let bytes = text.as_bytes();
+    text.match_indices(ident).any(|(i, m)| {
+        let before = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric());
+        let end = i + m.len();
+        let after = end >= bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
+        (before || bytes[i - 1] == b'_') && after
+    })
+}
+
+pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candidate>, warnings: &mut Vec<Warning>) {
+    let mut seen = Vec::new();
+    let mut found: Vec<(String, Vec<String>, MembersFrom)> = Vec::new();
+    for node in cst::preorder(p.tree.root_node()) {
+        if !cst::is_string(node) || node.parent().is_some_and(|n| n.kind() == "concatenated_string") {
+            continue;
+        }
+        let root = message_root(node);
+        if seen.contains(&root.id()) {
+            continue;
+        }
+        seen.push(root.id());
+        if !in_reject_context(root, p.src) {
+            continue;
+        }
+        let msg = message_value(root, p.src);
+        let Some(mut members) = members_in_message(&msg) else { continue };
+        let Some(flag) = owner(p, root, &msg, flags) else {
+            warnings.push(Warning {
+                path: p.path.to_string(),
+                line: line(root),
+                column: root.start_position().column + 1,
+                message: format!("validator lists members ({}) but names no flag knobs can match", members.join(", ")),
+            });
+            continue;
+        };
+        members.retain(|m| !m.starts_with('-'));
+        found.push((
+            flag,
+            members,
+            MembersFrom { origin: "validator-message".into(), location: p.loc(line(root)), closed: true },
+        ));
+    }
+    for cmp in comparison_sets(p, flags) {
+        if !found.iter().any(|(f, _, _)| *f == cmp.0) {
+            found.push(cmp);
+        }
+    }
+    for (flag, members, from) in found {
+        if let Some(c) = flags.get_mut(&flag) {
+            // A validator outranks declared choices and help text.
+            let replace = c.members.as_ref().is_none_or(|(_, f)| f.origin != "validator-message");
+            if replace {
+                c.members = Some((members, from));
+            }
+        }
+    }
+}
+
+/// `if (v != "a" && v != "b") reject(...)`: the compared literals, when the
+/// branch refuses.
+fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(String, Vec<String>, MembersFrom)> {
+    let mut out = Vec::new();
+    for node in cst::preorder(p.tree.root_node()) {
+        if node.kind() != "if_statement" {
+            continue;
+        }
+        let (Some(cond), Some(body)) = (node.child_by_field_name("condition"), node.child_by_field_name("consequence"))
+        else {
+            continue;
+        };
+        let mut members = Vec::new();
+        for n in cst::preorder(cond) {
+            if n.kind() != "binary_expression" {
+                continue;
+            }
+            let is_ne = n.child_by_field_name("operator").is_some_and(|o| text(o, p.src) == "!=");
+            if !is_ne {
+                continue;
+            }
+            for side in ["left", "right"] {
+                if let Some(s) = n.child_by_field_name(side).and_then(|s| string_value(s, p.src)) {
+                    if !s.starts_with('-') && !s.is_empty() && !members.contains(&s) {
+                        members.push(s);
+                    }
+                }
+            }
+        }
+        if members.len() < 2 {
+            continue;
+        }
+        let refuses = cst::preorder(body).into_iter().any(|n| {
+            matches!(n.kind(), "throw_statement" | "return_statement")
+                || (n.kind() == "call_expression" && in_reject_context(n, p.src))
+                || (cst::is_string(n) && in_reject_context(n, p.src))
+        });
+        if !refuses {
+            continue;
+        }
+        if let Some(flag) = owner(p, node, "", flags) {
+            out.push((
+                flag,
+                members,
+                MembersFrom { origin: "validator-comparisons".into(), location: p.loc(line(node)), closed: true },
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,83 @@
+//! knobs: read the pinned radiance source, never your memory.
+//!
+//! The library behind the `knobs` binary. [`run`] drives the whole CLI
+//! in-process, so tests exercise the same path as users.
+
+pub mod catalog;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod extract;
+pub mod source;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::Parser;
+
+use commands::{Io, Outcome};
+
+/// Exit status: nothing found.
+pub const EXIT_CLEAN: u8 = 0;
+/// Exit status: findings at or above the fail level.
+pub const EXIT_FINDINGS: u8 = 1;
+/// Exit status: the tool could not do its job.
+pub const EXIT_ERROR: u8 = 2;
+
+/// Runs knobs with `args` (including the program name), writing to `out`
+/// and `err`, relative to `cwd`. Returns the exit status.
+pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write, cwd: &std::path::Path) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_ERROR } else { EXIT_CLEAN };
+            let text = e.render().to_string();
+            let _ = if e.use_stderr() { err.write_all(text.as_bytes()) } else { out.write_all(text.as_bytes()) };
+            return code;
+        }
+    };
+    let mut io = Io { out, err, cwd: cwd.to_path_buf() };
+    match dispatch(&cli, &mut io) {
+        Ok(Outcome::Clean) => EXIT_CLEAN,
+        Ok(Outcome::Findings) => EXIT_FINDINGS,
+        Err(report) => {
+            if is_broken_pipe(&report) {
+                return EXIT_CLEAN;
+            }
+            let _ = write!(io.err, "{}", render_error(&report));
+            EXIT_ERROR
+        }
+    }
+}
+
+fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
+    let cfg = config::load_from(&io.cwd).map_err(|e| miette::Report::new(*e))?;
+    match &cli.command {
+        cli::Command::Sync(a) => commands::sync::run(a, &cfg, io),
+        cli::Command::Catalog(cli::CatalogCommand::Show(a)) => commands::catalog::show(a, &cfg, io),
+        cli::Command::Catalog(cli::CatalogCommand::Diff(a)) => commands::catalog::diff(a, &cfg, io),
+    }
+}
+
+fn is_broken_pipe(report: &miette::Report) -> bool {
+    report
+        .chain()
+        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// Renders an error as text without colour, at a fixed width.
+pub fn render_error(report: &miette::Report) -> String {
+    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor()).with_width(100);
+    let mut s = String::new();
+    if handler.render_report(&mut s, report.as_ref()).is_err() {
+        s = format!("error: {report}\n");
+    }
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,230 @@
+//! Fetching a repository into a bare cache and reading files at a tag.
+
+use std::path::{Path, PathBuf};
+
+use git2::{FetchOptions, ObjectType, Repository};
+
+/// Largest blob read from the tree; bigger files are skipped.
+const MAX_BLOB: usize = 4 * 1024 * 1024;
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum SourceError {
+    #[error("cannot read repository `{repo}`: {message}")]
+    #[diagnostic(
+        code(knobs::source::unreachable),
+        help("check the URL or path; knobs fetches into a bare cache and never checks out")
+    )]
+    Unreachable { repo: String, message: String },
+    #[diagnostic(code(knobs::source::tag))]
+    #[error("tag `{tag}` not found in `{repo}`{}", nearest_text(.nearest))]
+    TagNotFound { tag: String, repo: String, nearest: Vec<String> },
+    #[diagnostic(
+        code(knobs::source::missing_file),
+        help("set `config` under [extract] in knobs.toml if the help table lives elsewhere")
+    )]
+    #[error("`{path}` does not exist at {tag} in `{repo}`")]
+    MissingFile { path: String, tag: String, repo: String },
+    #[error("cache at {}: {message}", path.display())]
+    Cache { path: PathBuf, message: String },
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+}
+
+fn nearest_text(nearest: &[String]) -> String {
+    if nearest.is_empty() {
+        "; the repository has no tags".to_string()
+    } else {
+        format!("; nearest tags: {}", nearest.join(", "))
+    }
+}
+
+/// Where fetched repositories are cached: `$KNOBS_CACHE_DIR`, or the user
+/// cache directory.
+pub fn cache_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("KNOBS_CACHE_DIR") {
+        return PathBuf::from(dir);
+    }
+    dirs::cache_dir().unwrap_or_else(std::env::temp_dir).join("knobs")
+}
+
+/// A tag's tree, read from the cache.
+pub struct PinnedTree {
+    repo: Repository,
+    tree: git2::Oid,
+    /// Full commit id the tag points at.
+    pub commit: String,
+    pub tag: String,
+    /// The repository as the user named it.
+    pub origin: String,
+    /// True when the tag was already in the cache and nothing was fetched.
+    pub from_cache: bool,
+}
+
+/// A stable, short name for a repository's cache folder.
+fn cache_name(url: &str) -> String {
+    // FNV-1a: stable across runs and platforms, no extra dependency.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in url.bytes() {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    let stem: String = url
+        .trim_end_matches('/')
+        .trim_end_matches(".git")
+        .rsplit(['/', ':', '\\'])
+        .next()
+        .unwrap_or("repo")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    format!("{}-{hash:016x}.git", if stem.is_empty() { "repo" } else { &stem })
+}
+
+/// A URL git2 can fetch: local paths become absolute.
+fn fetch_url(repo: &str) -> String {
+    let looks_remote = repo.contains("://") || (repo.contains(':') && !Path::new(repo).exists());
+    if looks_remote {
+        return repo.to_string();
+    }
+    std::fs::canonicalize(repo).map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| repo.to_string())
+}
+
+fn fetch(repo: &Repository, url: &str, origin: &str) -> Result<(), SourceError> {
+    let mut remote = repo
+        .remote_anonymous(url)
+        .map_err(|e| SourceError::Unreachable { repo: origin.to_string(), message: e.message().to_string() })?;
+    let mut opts = FetchOptions::new();
+    opts.download_tags(git2::AutotagOption::All);
+    remote
+        .fetch(&["+refs/tags/*:refs/tags/*", "+refs/heads/*:refs/remotes/origin/*"], Some(&mut opts), None)
+        .map_err(|e| SourceError::Unreachable { repo: origin.to_string(), message: e.message().to_string() })
+}
+
+fn find_tag<'r>(repo: &'r Repository, tag: &str) -> Option<git2::Commit<'r>> {
+    let r = repo.find_reference(&format!("refs/tags/{tag}")).ok()?;
+    r.peel_to_commit().ok()
+}
+
+fn nearest_tags(repo: &Repository, tag: &str) -> Vec<String> {
+    let names = repo.tag_names(None).ok();
+    let mut tags: Vec<(f64, String)> = names
+        .iter()
+        .flat_map(|n| n.iter().flatten())
+        .map(|t| (strsim::normalized_damerau_levenshtein(t, tag), t.to_string()))
+        .collect();
+    tags.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    tags.into_iter().take(5).map(|(_, t)| t).collect()
+}
+
+impl PinnedTree {
+    /// Opens `tag` of `repo`, fetching into the cache under `cache` unless the
+    /// tag is already there.
+    pub fn open(repo: &str, tag: &str, cache: &Path) -> Result<PinnedTree, SourceError> {
+        let url = fetch_url(repo);
+        let dir = cache.join("repos").join(cache_name(&url));
+        let cache_err = |e: std::io::Error| SourceError::Cache { path: dir.clone(), message: e.to_string() };
+        let (git, from_cache) = match Repository::open_bare(&dir) {
+            Ok(git) if find_tag(&git, tag).is_some() => (git, true),
+            Ok(git) => {
+                fetch(&git, &url, repo)?;
+                (git, false)
+            }
+            Err(_) => {
+                // Fetch into a fresh folder, then move it into place, so an
+                // interrupted fetch never leaves a half cache behind.
+                let parent = dir.parent().unwrap_or(cache);
+                std::fs::create_dir_all(parent).map_err(cache_err)?;
+                let tmp = tempfile::Builder::new().prefix(".fetch-").tempdir_in(parent).map_err(cache_err)?;
+                let git = Repository::init_bare(tmp.path())?;
+                fetch(&git, &url, repo)?;
+                drop(git);
+                let staged = tmp.keep();
+                if std::fs::rename(&staged, &dir).is_err() {
+                    // Another process won the race; use its copy.
+                    let _ = std::fs::remove_dir_all(&staged);
+                }
+                (Repository::open_bare(&dir)?, false)
+            }
+        };
+        let (tree, commit) = match find_tag(&git, tag) {
+            Some(c) => (c.tree_id(), c.id().to_string()),
+            None => {
+                return Err(SourceError::TagNotFound {
+                    tag: tag.to_string(),
+                    repo: repo.to_string(),
+                    nearest: nearest_tags(&git, tag),
+                })
+            }
+        };
+        Ok(PinnedTree { repo: git, tree, commit, tag: tag.to_string(), origin: repo.to_string(), from_cache })
+    }
+
+    /// The text of `path` at the tag, or `None` if it does not exist there.
+    pub fn read(&self, path: &str) -> Result<Option<String>, SourceError> {
+        let tree = self.repo.find_tree(self.tree)?;
+        let entry = match tree.get_path(Path::new(path)) {
+            Ok(e) => e,
+            Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(None),
+            Err(e) => return Err(e.into()),
+        };
+        if entry.kind() != Some(ObjectType::Blob) {
+            return Ok(None);
+        }
+        let blob = self.repo.find_blob(entry.id())?;
+        Ok(Some(String::from_utf8_lossy(blob.content()).into_owned()))
+    }
+
+    /// Like `read`, but a missing file is an error.
+    pub fn require(&self, path: &str) -> Result<String, SourceError> {
+        self.read(path)?.ok_or_else(|| SourceError::MissingFile {
+            path: path.to_string(),
+            tag: self.tag.clone(),
+            repo: self.origin.clone(),
+        })
+    }
+
+    /// Every C/C++ source file at the tag under the size cap, as (path, text).
+    pub fn cpp_sources(&self) -> Result<Vec<(String, String)>, SourceError> {
+        let tree = self.repo.find_tree(self.tree)?;
+        let mut out = Vec::new();
+        let mut err = None;
+        tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+            let Some(name) = entry.name() else { return git2::TreeWalkResult::Ok };
+            let is_cpp =
+                [".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc"].iter().any(|e| name.ends_with(e));
+            if entry.kind() == Some(ObjectType::Blob) && is_cpp {
+                match self.repo.find_blob(entry.id()) {
+                    Ok(b) if b.size() <= MAX_BLOB && !b.is_binary() => {
+                        out.push((format!("{dir}{name}"), String::from_utf8_lossy(b.content()).into_owned()))
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        err = Some(e);
+                        return git2::TreeWalkResult::Abort;
+                    }
+                }
+            }
+            git2::TreeWalkResult::Ok
+        })?;
+        if let Some(e) = err {
+            return Err(e.into());
+        }
+        out.sort();
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_names_are_stable_and_distinct() {
+        assert_eq!(
+            cache_name("https://example.org/eng/radiance.git"),
+            cache_name("https://example.org/eng/radiance.git")
+        );
+        assert_ne!(cache_name("/a/radiance"), cache_name("/b/radiance"));
+        assert!(cache_name("/a/radiance").starts_with("radiance-"));
+    }
+}
