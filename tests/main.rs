@@ -2,4 +2,5 @@
 
 mod support;
 
+mod idioms;
 mod sync;

@@ -154,10 +154,8 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
             }
             "update_expression" | "subscript_expression" if text(n, p.src).contains("++") => consumes = true,
             "string_literal" if string_value(n, p.src).as_deref() == Some("auto") => auto = true,
-            "assignment_expression" => {
-                if n.child_by_field_name("right").is_some_and(|r| r.kind() == "true") {
-                    sets_true = true;
-                }
+            "assignment_expression" if n.child_by_field_name("right").is_some_and(|r| r.kind() == "true") => {
+                sets_true = true;
             }
             _ => {}
         }

@@ -122,11 +122,9 @@ fn from_siblings(p: &Parsed<'_>, list: Node<'_>, name_node: Node<'_>, m: &mut Me
             continue;
         }
         match value.kind() {
-            "identifier" | "qualified_identifier" | "field_expression" => {
-                if m.kind == MetricType::Untyped {
-                    if let Some(t) = type_of_word(text(value, p.src)) {
-                        m.kind = t;
-                    }
+            "identifier" | "qualified_identifier" | "field_expression" if m.kind == MetricType::Untyped => {
+                if let Some(t) = type_of_word(text(value, p.src)) {
+                    m.kind = t;
                 }
             }
             "initializer_list" => {

@@ -28,7 +28,10 @@ fn is_member_token(s: &str) -> bool {
 }
 
 fn clean_member(s: &str) -> &str {
-    s.trim().trim_matches(|c| matches!(c, '\'' | '"' | '`' | '“' | '”' | '‘' | '’')).trim()
+    s.trim()
+        .trim_end_matches(['.', ',', ':', '!'])
+        .trim_matches(|c| matches!(c, '\'' | '"' | '`' | '“' | '”' | '‘' | '’'))
+        .trim()
 }
 
 /// Splits `a, b, or c` / `a|b|c` / `a / b` into members, or `None` when any
@@ -37,7 +40,10 @@ fn split_members(list: &str) -> Option<Vec<String>> {
     static SEP: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"\s*(?:,\s*or\s+|,\s*and\s+|,|\|\||\||\s+or\s+|\s+and\s+|\s/\s)\s*").expect("valid regex")
     });
-    let list = list.trim();
+    const TAIL: &[&str] = &["got", "but", "not", "received", "found", "saw", "was", "is", "instead", "given"];
+    static TAIL_RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)[,;]?\s+(?:but|got|received|instead|given|found)\b").expect("valid regex"));
+    let list = TAIL_RE.find(list).map_or(list, |m| &list[..m.start()]).trim();
     let mut out = Vec::new();
     for piece in SEP.split(list) {
         let m = clean_member(piece);
@@ -45,6 +51,11 @@ fn split_members(list: &str) -> Option<Vec<String>> {
             continue;
         }
         if !is_member_token(m) {
+            // `expected 'a' or 'b', got 'c'`: the list ended before the tail.
+            let first = m.split_whitespace().next().unwrap_or("");
+            if out.len() >= 2 && TAIL.contains(&first) {
+                break;
+            }
             return None;
         }
         if !out.iter().any(|x: &String| x == m) {
@@ -120,12 +131,19 @@ pub fn usage_lines(text: &str) -> Vec<UsageLine> {
         )
         .expect("valid regex")
     });
+    // Where the help column overflows, one space may follow a placeholder.
+    static TIGHT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(\s*)((?:-[A-Za-z0-9],?\s+)*)(--[A-Za-z0-9][A-Za-z0-9_.-]*)[ =](<[^>]+>|[A-Z][A-Z0-9_]*|[A-Za-z0-9-]+(?:\|[A-Za-z0-9-]+)+) (\S.*)$",
+        )
+        .expect("valid regex")
+    });
     static SHORTS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-[A-Za-z0-9]").expect("valid regex"));
     let mut out: Vec<UsageLine> = Vec::new();
     let mut help_col: Option<usize> = None;
     for line in text.lines() {
         let line = line.trim_end();
-        if let Some(c) = LINE.captures(line) {
+        if let Some(c) = LINE.captures(line).or_else(|| TIGHT.captures(line)) {
             let col = c.get(5).map_or(0, |m| line[..m.start()].chars().count());
             help_col = Some(col);
             out.push(UsageLine {
@@ -227,6 +245,7 @@ mod tests {
             ("expected 'on', 'off', or 'auto' but got {}", Some(&["on", "off", "auto"])),
             ("valid values: a | b | c.", Some(&["a", "b", "c"])),
             ("--busy-prefill-chunk takes auto or a token count", None),
+            ("scheduler: expected 'fcfs' or 'priority', got '%s'", Some(&["fcfs", "priority"])),
             ("--checkpoint-interval takes a token count", None),
             ("usage: %s [options]", None),
             ("--prefill-chunk auto|N", None),
@@ -252,6 +271,10 @@ mod tests {
         assert_eq!(got[2].metavar, "");
         assert_eq!(got[3].metavar, "<n>");
         assert_eq!(got[3].help, "port (default: 8000)");
+        let tight = usage_lines("  --checkpoint-slots auto|N total slots\n  --x-y N      fine\n  --quiet quietly\n");
+        assert_eq!(tight[0].metavar, "auto|N");
+        assert_eq!(tight[0].help, "total slots");
+        assert_eq!(tight.len(), 2, "a lower-case word after one space is not a metavar: {tight:?}");
     }
 
     #[test]

@@ -105,15 +105,52 @@ fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Can
     flags.keys().find(|k| mentions_ident(&func, &flag_ident(k))).cloned()
 }
 
-/// True when `ident` stands in `text` as a whole identifier or its tail.
+/// True when `ident` stands in `text` as a whole identifier or its tail,
+/// allowing member decorations (`m_ident`, `ident_`, `cfg.ident`).
 fn mentions_ident(text: &str, ident: &str) -> bool {
     let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     text.match_indices(ident).any(|(i, m)| {
-        let before = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric());
-        let end = i + m.len();
-        let after = end >= bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
-        (before || bytes[i - 1] == b'_') && after
+        let before = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
+        let mut end = i + m.len();
+        while end < bytes.len() && bytes[end] == b'_' {
+            end += 1;
+        }
+        let after = end >= bytes.len() || !word(bytes[end]);
+        before && after
     })
+}
+
+/// A flag literal in the initializer of a local the condition compares:
+/// `const auto& m = fs.get("--mode"); if (m != "a" && ...)`.
+fn flag_of_compared_local(p: &Parsed<'_>, cond: Node<'_>, flags: &BTreeMap<String, Candidate>) -> Option<String> {
+    let idents: Vec<&str> =
+        cst::preorder(cond).into_iter().filter(|n| n.kind() == "identifier").map(|n| text(n, p.src)).collect();
+    let mut scope = cond.parent();
+    while let Some(s) = scope {
+        if s.kind() == "function_definition" {
+            break;
+        }
+        scope = s.parent();
+    }
+    for decl in cst::preorder(scope?) {
+        if decl.kind() != "init_declarator" || decl.start_byte() > cond.start_byte() {
+            continue;
+        }
+        let name = decl.child_by_field_name("declarator").map(|d| text(d, p.src).trim_start_matches(['&', '*', ' ']));
+        if !name.is_some_and(|n| idents.contains(&n)) {
+            continue;
+        }
+        let value = decl.child_by_field_name("value")?;
+        for lit in cst::preorder(value) {
+            if let Some(s) = string_value(lit, p.src) {
+                if flags.contains_key(&s) {
+                    return Some(s);
+                }
+            }
+        }
+    }
+    None
 }
 
 pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candidate>, warnings: &mut Vec<Warning>) {
@@ -205,7 +242,10 @@ fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(
         if !refuses {
             continue;
         }
-        if let Some(flag) = owner(p, node, "", flags) {
+        let said: String =
+            cst::preorder(body).into_iter().filter_map(|n| string_value(n, p.src)).collect::<Vec<_>>().join(" ");
+        let flag = owner(p, node, &said, flags).or_else(|| flag_of_compared_local(p, cond, flags));
+        if let Some(flag) = flag {
             out.push((
                 flag,
                 members,

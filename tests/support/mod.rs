@@ -58,7 +58,6 @@ pub fn build_repo(dest: &Path, versions: &[(&str, PathBuf)]) -> Repository {
         }
         parent = Some(id);
     }
-    drop(parent);
     repo
 }
 
