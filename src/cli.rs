@@ -34,9 +34,9 @@ pub struct SyncArgs {
     /// Engine name, the catalogue's folder [default: knobs.toml `[pin] engine`, else radiance]
     #[arg(long)]
     pub engine: Option<String>,
-    /// Folder to write `<engine>/<tag>.toml` into
-    #[arg(long, value_name = "DIR", default_value = "catalog")]
-    pub out: PathBuf,
+    /// Folder to write `<engine>/<tag>.toml` into [default: `catalog/` beside knobs.toml, else in the working directory]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -53,6 +53,13 @@ pub struct Config {
     pub headers: Vec<String>,
 }
 
+impl Config {
+    /// The folder holding knobs.toml, when one was read.
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf)
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {

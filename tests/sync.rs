@@ -1,5 +1,7 @@
 //! `knobs sync` end to end: a tagged git repository in, catalogues out.
 
+use std::path::Path;
+
 use crate::support::{self, knobs};
 
 /// The committed catalogues are exactly what sync writes from the fixture
@@ -11,6 +13,7 @@ fn committed_catalogues_regenerate_exactly() {
     for tag in ["v1.0.13", "v1.8.1"] {
         let r = knobs(tmp.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", tag, "--out", "out"]);
         assert_eq!(r.code, 0, "sync {tag}: {}", r.stderr);
+        assert!(r.stderr.is_empty(), "no warnings expected: {}", r.stderr);
         let fresh =
             std::fs::read_to_string(tmp.path().join("out/radiance").join(format!("{tag}.toml"))).expect("written");
         let committed_path = support::root().join("catalog/radiance").join(format!("{tag}.toml"));
@@ -24,4 +27,167 @@ fn committed_catalogues_regenerate_exactly() {
             "catalog/radiance/{tag}.toml is stale; rerun with KNOBS_BLESS=1 and review the diff"
         );
     }
+}
+
+/// A small repository with the given tags, at `<dir>/<name>`.
+fn small_repo(dir: &Path, name: &str, tags: &[(&str, &str)]) -> std::path::PathBuf {
+    let dest = dir.join(name);
+    let versions: Vec<(&str, std::path::PathBuf)> =
+        tags.iter().map(|(tag, tree)| (*tag, support::fixtures().join("small").join(tree))).collect();
+    support::build_repo(&dest, &versions);
+    dest
+}
+
+fn written(dir: &Path) -> Vec<String> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().display().to_string())
+        .collect()
+}
+
+#[test]
+fn summary_line_names_path_and_counts() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::radiance_repo(tmp.path());
+    let r = knobs(tmp.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", "v1.8.1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, "out/radiance/v1.8.1.toml: 16 flags (2 enums), 21 metrics — radiance v1.8.1 @ 76552d15dfd0\n");
+    // The second sync of the same tag reads the cache and says so.
+    let again = knobs(tmp.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", "v1.8.1", "--out", "out"]);
+    assert_eq!(again.code, 0);
+    assert!(again.stdout.ends_with("(cached)\n"), "{}", again.stdout);
+}
+
+#[test]
+fn missing_tag_lists_nearest_and_writes_nothing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::radiance_repo(tmp.path());
+    let r = knobs(tmp.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", "v1.8.2", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("tag `v1.8.2` not found in `fixtures/radiance.git`; nearest tags: v1.8.1, v1.0.13"),
+        "{}",
+        r.stderr
+    );
+    assert!(written(&tmp.path().join("out")).is_empty());
+}
+
+#[test]
+fn missing_repo_is_a_clear_error() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let r = knobs(tmp.path(), &["sync", "--repo", "no/such/repo", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot read repository `no/such/repo`"), "{}", r.stderr);
+    assert!(!tmp.path().join("out").exists());
+}
+
+#[test]
+fn missing_config_cpp_and_zero_flags_write_nothing() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    small_repo(tmp.path(), "odd.git", &[("v0.0.1", "noconfig"), ("v0.0.2", "noflags")]);
+    let r = knobs(tmp.path(), &["sync", "--repo", "odd.git", "--tag", "v0.0.1", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("`core/config.cpp` does not exist at v0.0.1 in `odd.git`"), "{}", r.stderr);
+    let r = knobs(tmp.path(), &["sync", "--repo", "odd.git", "--tag", "v0.0.2", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no flags found in core/config.cpp"), "{}", r.stderr);
+    assert!(written(&tmp.path().join("out")).is_empty());
+}
+
+#[test]
+fn file_url_remote_and_new_tags_fetch_into_the_cache() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let repo = small_repo(tmp.path(), "small.git", &[("v0.1.0", "v0.1.0")]);
+    let url = format!("file://{}", repo.display());
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v0.1.0", "--engine", "small"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(tmp.path().join("catalog/small/v0.1.0.toml")).expect("written");
+    let cat: knobs::catalog::model::Catalog = toml::from_str(&text).expect("valid catalogue");
+    assert_eq!(cat.source.repo, url);
+    assert_eq!(cat.flags.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["--dry-run", "--workers"]);
+
+    // A tag pushed later is fetched into the same cache on the next sync.
+    std::fs::remove_dir_all(&repo).expect("reset");
+    small_repo(tmp.path(), "small.git", &[("v0.1.0", "v0.1.0"), ("v0.2.0", "v0.2.0")]);
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v0.2.0", "--engine", "small"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("(cached)"), "{}", r.stdout);
+    let text = std::fs::read_to_string(tmp.path().join("catalog/small/v0.2.0.toml")).expect("written");
+    let cat: knobs::catalog::model::Catalog = toml::from_str(&text).expect("valid catalogue");
+    let queue = cat.flag("--queue").expect("--queue");
+    assert_eq!(queue.members, ["fifo", "lifo"]);
+    let cached: Vec<_> = std::fs::read_dir(tmp.path().join(".knobs-cache/repos")).expect("cache").collect();
+    assert_eq!(cached.len(), 1, "one bare cache per repository");
+}
+
+#[test]
+fn pin_in_knobs_toml_supplies_defaults() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    small_repo(tmp.path(), "small.git", &[("v0.1.0", "v0.1.0")]);
+    std::fs::write(
+        tmp.path().join("knobs.toml"),
+        "[pin]\nengine = \"small\"\nrepo = \"small.git\"\ntag = \"v0.1.0\"\n",
+    )
+    .expect("write");
+    let sub = tmp.path().join("runbooks");
+    std::fs::create_dir_all(&sub).expect("mkdir");
+    // Run from a subfolder: the repo path and the default output folder are
+    // both read relative to knobs.toml.
+    let r = knobs(&sub, &["sync"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(tmp.path().join("catalog/small/v0.1.0.toml").is_file());
+    assert!(!sub.join("catalog").exists());
+}
+
+#[test]
+fn nothing_to_sync_from_says_how_to_fix_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let r = knobs(tmp.path(), &["sync", "--tag", "v1.8.1"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no repository to sync from"), "{}", r.stderr);
+    assert!(r.stderr.contains("pass --repo URL|PATH"), "{}", r.stderr);
+}
+
+#[test]
+fn bad_knobs_toml_points_into_the_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(tmp.path().join("knobs.toml"), "[pin]\nengine = \"radiance\"\ntag = \"v1 8\"\n").expect("write");
+    let r = knobs(tmp.path(), &["sync"]);
+    assert_eq!(r.code, 2);
+    insta::assert_snapshot!(r.stderr.replace(&tmp.path().display().to_string(), "[TMP]"));
+}
+
+/// A fetch over the network protocol, from `git daemon` on loopback.
+#[test]
+fn git_daemon_on_loopback() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let served = tmp.path().join("served");
+    small_repo(&served, "small.git", &[("v0.1.0", "v0.1.0")]);
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
+        l.local_addr().expect("addr").port()
+    };
+    let child = std::process::Command::new("git")
+        .args(["daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", &format!("--port={port}")])
+        .arg(format!("--base-path={}", served.display()))
+        .arg(&served)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        panic!("`git daemon` could not start: CI installs git, so this should not happen");
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "git daemon did not listen on {port}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let url = format!("git://127.0.0.1:{port}/small.git");
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v0.1.0", "--engine", "small"]);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(tmp.path().join("catalog/small/v0.1.0.toml").is_file());
 }

@@ -13,21 +13,35 @@ use crate::extract::{extract_flags, extract_metrics, SourceFile};
 use crate::source::{cache_root, PinnedTree};
 
 pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let repo = args.repo.clone().or_else(|| cfg.repo.clone()).ok_or_else(|| {
-        miette!(help = "pass --repo URL|PATH or set `repo` under [pin] in knobs.toml", "no repository to sync from")
-    })?;
+    // A path on the command line is relative to the working directory; one
+    // in knobs.toml, to the folder holding knobs.toml.
+    let (repo, base) = match (&args.repo, &cfg.repo) {
+        (Some(r), _) => (r.clone(), io.cwd.clone()),
+        (None, Some(r)) => (r.clone(), cfg.dir().unwrap_or_else(|| io.cwd.clone())),
+        (None, None) => {
+            return Err(miette!(
+                help = "pass --repo URL|PATH or set `repo` under [pin] in knobs.toml",
+                "no repository to sync from"
+            ))
+        }
+    };
     let tag = args
         .tag
         .clone()
         .or_else(|| cfg.tag.clone())
         .ok_or_else(|| miette!(help = "pass --tag TAG or set `tag` under [pin] in knobs.toml", "no tag to sync"))?;
     let engine = args.engine.clone().unwrap_or_else(|| cfg.engine.clone());
-    let tree = PinnedTree::open(&repo, &tag, &cache_root())?;
+    let tree = PinnedTree::open(&repo, &base, &tag, &cache_root())?;
     let catalog = build(&tree, &engine, cfg, io)?;
-    let out = if args.out.is_absolute() { args.out.clone() } else { io.cwd.join(&args.out) };
+    // --out is relative to the working directory; its default, `catalog/`,
+    // sits beside knobs.toml when there is one.
+    let out = match &args.out {
+        Some(o) => io.cwd.join(o),
+        None => cfg.dir().unwrap_or_else(|| io.cwd.clone()).join("catalog"),
+    };
     let path = out.join(&engine).join(format!("{tag}.toml"));
     write_atomic(&path, &catalog.to_toml().into_diagnostic()?)?;
-    let shown = args.out.join(&engine).join(format!("{tag}.toml"));
+    let shown = path.strip_prefix(&io.cwd).unwrap_or(&path);
     writeln!(
         io.out,
         "{}: {} flags ({} enums), {} metrics — {} {} @ {}{}",

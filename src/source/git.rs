@@ -80,13 +80,16 @@ fn cache_name(url: &str) -> String {
     format!("{}-{hash:016x}.git", if stem.is_empty() { "repo" } else { &stem })
 }
 
-/// A URL git2 can fetch: local paths become absolute.
-fn fetch_url(repo: &str) -> String {
-    let looks_remote = repo.contains("://") || (repo.contains(':') && !Path::new(repo).exists());
+/// A URL git2 can fetch: local paths become absolute, relative to `base`.
+fn fetch_url(repo: &str, base: &Path) -> String {
+    let path = base.join(repo);
+    let looks_remote = repo.contains("://") || (repo.contains(':') && !path.exists());
     if looks_remote {
         return repo.to_string();
     }
-    std::fs::canonicalize(repo).map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| repo.to_string())
+    std::fs::canonicalize(&path)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| path.display().to_string())
 }
 
 fn fetch(repo: &Repository, url: &str, origin: &str) -> Result<(), SourceError> {
@@ -117,10 +120,10 @@ fn nearest_tags(repo: &Repository, tag: &str) -> Vec<String> {
 }
 
 impl PinnedTree {
-    /// Opens `tag` of `repo`, fetching into the cache under `cache` unless the
-    /// tag is already there.
-    pub fn open(repo: &str, tag: &str, cache: &Path) -> Result<PinnedTree, SourceError> {
-        let url = fetch_url(repo);
+    /// Opens `tag` of `repo` (a URL, or a path relative to `base`), fetching
+    /// into the cache under `cache` unless the tag is already there.
+    pub fn open(repo: &str, base: &Path, tag: &str, cache: &Path) -> Result<PinnedTree, SourceError> {
+        let url = fetch_url(repo, base);
         let dir = cache.join("repos").join(cache_name(&url));
         let cache_err = |e: std::io::Error| SourceError::Cache { path: dir.clone(), message: e.to_string() };
         let (git, from_cache) = match Repository::open_bare(&dir) {
