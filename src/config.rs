@@ -37,6 +37,14 @@ struct RawExtract {
     config: Option<Spanned<String>>,
     #[serde(default)]
     headers: Vec<Spanned<String>>,
+    #[serde(default)]
+    query: Vec<RawQuery>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawQuery {
+    flags: Spanned<String>,
 }
 
 /// The validated configuration.
@@ -51,6 +59,8 @@ pub struct Config {
     pub config_path: String,
     /// Headers read for struct definitions.
     pub headers: Vec<String>,
+    /// Tree-sitter queries for help-table shapes knobs does not know.
+    pub queries: Vec<String>,
 }
 
 impl Config {
@@ -69,6 +79,7 @@ impl Default for Config {
             tag: None,
             config_path: DEFAULT_CONFIG_PATH.into(),
             headers: vec!["core/config.h".into()],
+            queries: Vec::new(),
         }
     }
 }
@@ -187,6 +198,17 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
         }
         if !ex.headers.is_empty() {
             cfg.headers = ex.headers.into_iter().map(Spanned::into_inner).collect();
+        }
+        for q in ex.query {
+            if let Err(problem) = crate::extract::queries::check(q.flags.get_ref()) {
+                return Err(fail(
+                    &q.flags,
+                    &format!("invalid [[extract.query]] flags query: {}", problem.message),
+                    "this query",
+                    "captures: @flag (required), @metavar, @default, @help, @alias, @kind; see the tree-sitter query syntax",
+                ));
+            }
+            cfg.queries.push(q.flags.into_inner());
         }
     }
     Ok(cfg)

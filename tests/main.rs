@@ -2,5 +2,6 @@
 
 mod support;
 
+mod catalog;
 mod idioms;
 mod sync;

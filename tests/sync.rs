@@ -191,3 +191,59 @@ fn git_daemon_on_loopback() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(tmp.path().join("catalog/small/v0.1.0.toml").is_file());
 }
+
+const GFLAGS_QUERY: &str = r#"
+[pin]
+engine = "gflags"
+repo = "g.git"
+tag = "v1"
+
+[[extract.query]]
+flags = '''
+(call_expression
+  function: (identifier) @kind (#match? @kind "^DEFINE_")
+  arguments: (argument_list . (identifier) @flag . (_) @default . (string_literal) @help))
+'''
+"#;
+
+/// A shape outside the built-in families (gflags macros), described by a
+/// tree-sitter query in knobs.toml.
+#[test]
+fn knobs_toml_queries_describe_other_shapes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    small_repo(tmp.path(), "g.git", &[("v1", "gflags")]);
+    std::fs::write(tmp.path().join("knobs.toml"), GFLAGS_QUERY).expect("write");
+    let r = knobs(tmp.path(), &["sync"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(tmp.path().join("catalog/gflags/v1.toml")).expect("written");
+    let cat: knobs::catalog::model::Catalog = toml::from_str(&text).expect("catalogue");
+    let summary: Vec<(String, &str, String, Vec<String>)> =
+        cat.flags.iter().map(|f| (f.name.clone(), f.kind.as_str(), f.default.clone(), f.members.clone())).collect();
+    let members = |m: &[&str]| m.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "--checkpoint-policy".into(),
+                "enum",
+                "geometric-backoff".into(),
+                members(&["geometric-backoff", "tip-only", "keep-all"])
+            ),
+            ("--prefill-interleave".into(), "int", "0".into(), vec![]),
+            ("--trust-remote-code".into(), "switch", "false".into(), vec![]),
+        ]
+    );
+}
+
+#[test]
+fn a_broken_query_points_into_knobs_toml() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        tmp.path().join("knobs.toml"),
+        "[[extract.query]]\nflags = \"(call_expression (no_such_node) @flag)\"\n",
+    )
+    .expect("write");
+    let r = knobs(tmp.path(), &["sync", "--repo", "x", "--tag", "y"]);
+    assert_eq!(r.code, 2);
+    insta::assert_snapshot!(r.stderr.replace(&tmp.path().display().to_string(), "[TMP]"));
+}

@@ -92,7 +92,7 @@ pub fn markdown(c: &Catalog) -> String {
             let _ = write!(name, ", `{a}`");
         }
         let mut help = md_cell(&f.help);
-        if let Some(a) = &f.auto_means {
+        if let Some(a) = f.auto_means.as_ref().filter(|a| !f.help.contains(a.as_str())) {
             let _ = write!(help, " (`auto`: {})", md_cell(a));
         }
         let _ = writeln!(

@@ -8,7 +8,7 @@ use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
 use crate::config::Config;
 
 pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let store = Store::open(args.catalog_dir.as_deref())?;
+    let store = Store::open(args.catalog_dir.as_ref().map(|d| io.cwd.join(d)).as_deref())?;
     let engine = args.engine.as_deref().unwrap_or(&cfg.engine);
     let catalog = store.select(engine, args.tag.as_deref().or(cfg.tag.as_deref()))?;
     let text = match args.format {
@@ -21,7 +21,7 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
 }
 
 pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let store = Store::open(args.catalog_dir.as_deref())?;
+    let store = Store::open(args.catalog_dir.as_ref().map(|d| io.cwd.join(d)).as_deref())?;
     let engine = args.engine.as_deref().unwrap_or(&cfg.engine);
     let from = store.get(engine, &args.from)?;
     let to = store.get(engine, &args.to)?;

@@ -9,7 +9,7 @@ use super::{Io, Outcome};
 use crate::catalog::model::{Catalog, Provenance, SCHEMA_VERSION};
 use crate::cli::SyncArgs;
 use crate::config::Config;
-use crate::extract::{extract_flags, extract_metrics, SourceFile};
+use crate::extract::{extract_flags_with, extract_metrics, SourceFile};
 use crate::source::{cache_root, PinnedTree};
 
 pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
@@ -67,7 +67,7 @@ pub fn build(tree: &PinnedTree, engine: &str, cfg: &Config, io: &mut Io<'_>) -> 
             headers.push(SourceFile { path: h.clone(), text });
         }
     }
-    let (flags, mut warnings) = extract_flags(&config, &headers)?;
+    let (flags, mut warnings) = extract_flags_with(&config, &headers, &cfg.queries)?;
     let sources: Vec<SourceFile> =
         tree.cpp_sources()?.into_iter().map(|(path, text)| SourceFile { path, text }).collect();
     let (metrics, metric_warnings) = extract_metrics(&sources)?;

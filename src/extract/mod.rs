@@ -11,6 +11,7 @@ mod chain;
 mod cst;
 mod infer;
 mod metrics;
+pub mod queries;
 pub mod roles;
 mod rows;
 pub mod text;
@@ -146,6 +147,16 @@ pub fn extract_flags(
     config: &SourceFile,
     companions: &[SourceFile],
 ) -> Result<(Vec<Flag>, Vec<Warning>), ExtractError> {
+    extract_flags_with(config, companions, &[])
+}
+
+/// Like [`extract_flags`], with user queries (from `knobs.toml`) for shapes
+/// the built-in strategies do not know.
+pub fn extract_flags_with(
+    config: &SourceFile,
+    companions: &[SourceFile],
+    queries: &[String],
+) -> Result<(Vec<Flag>, Vec<Warning>), ExtractError> {
     let parsed = parse(config)?;
     let mut warnings = parse_warnings(&parsed);
     let mut structs = rows::struct_fields(&parsed);
@@ -156,7 +167,7 @@ pub fn extract_flags(
             }
         }
     }
-    let mut cands = Vec::new();
+    let mut cands = queries::candidates(&parsed, queries);
     cands.extend(rows::candidates(&parsed, &structs));
     cands.extend(calls::candidates(&parsed));
     cands.extend(chain::candidates(&parsed));

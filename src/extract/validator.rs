@@ -72,8 +72,13 @@ fn message_root(node: Node<'_>) -> Node<'_> {
 /// parse chain it sits in, or the variable or function it checks.
 fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Candidate>) -> Option<String> {
     static FLAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"--[A-Za-z0-9][A-Za-z0-9_.-]*").expect("valid regex"));
+    // `--checkpoint_policy` names `--checkpoint-policy` (gflags accepts both).
+    let same = |a: &str, b: &str| {
+        a.len() == b.len()
+            && a.bytes().zip(b.bytes()).all(|(x, y)| x == y || (x == b'_' && y == b'-') || (x == b'-' && y == b'_'))
+    };
     let by_alias = |name: &str| {
-        flags.iter().find(|(k, c)| k.as_str() == name || c.aliases.iter().any(|a| a == name)).map(|(k, _)| k.clone())
+        flags.iter().find(|(k, c)| same(k, name) || c.aliases.iter().any(|a| same(a, name))).map(|(k, _)| k.clone())
     };
     if let Some(found) = FLAG.find_iter(msg).find_map(|m| by_alias(m.as_str())) {
         return Some(found);
