@@ -1,8 +1,8 @@
-//! The extractor on each C++ idiom in `fixtures/idioms/`, against catalogue
+//! Each C++ idiom in `fixtures/idioms/` through the whole pipeline — a tagged
+//! git repository, `knobs sync`, the written catalogue — against catalogue
 //! entries written by hand.
 
-use knobs::catalog::model::Flag;
-use knobs::extract::{extract_flags, SourceFile};
+use knobs::catalog::model::{Catalog, Flag};
 use serde::Deserialize;
 
 use crate::support;
@@ -54,9 +54,17 @@ fn check(idiom: &str) {
     let text = std::fs::read_to_string(dir.join("config.cpp")).expect("config.cpp");
     let expected: Expected =
         toml::from_str(&std::fs::read_to_string(dir.join("expected.toml")).expect("expected.toml")).expect("parse");
-    let (flags, warnings) =
-        extract_flags(&SourceFile { path: "core/config.cpp".into(), text: text.clone() }, &[]).expect("extract");
-    assert!(warnings.is_empty(), "{idiom}: unexpected warnings {warnings:?}");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let tree = tmp.path().join("tree");
+    std::fs::create_dir_all(tree.join("core")).expect("mkdir");
+    std::fs::write(tree.join("core/config.cpp"), &text).expect("write");
+    support::build_repo(&tmp.path().join("engine.git"), &[("v1.0.0", tree)]);
+    let r = support::knobs(tmp.path(), &["sync", "--repo", "engine.git", "--tag", "v1.0.0", "--engine", idiom]);
+    assert_eq!(r.code, 0, "{idiom}: {}", r.stderr);
+    assert!(r.stderr.is_empty(), "{idiom}: unexpected warnings {}", r.stderr);
+    let written =
+        std::fs::read_to_string(tmp.path().join("catalog").join(idiom).join("v1.0.0.toml")).expect("catalogue");
+    let flags = toml::from_str::<Catalog>(&written).expect("valid catalogue").flags;
     let got: Vec<ExpectedFlag> = flags.iter().map(observed).collect();
     assert_eq!(got, expected.flag, "{idiom}");
     let lines: Vec<&str> = text.lines().collect();

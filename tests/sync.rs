@@ -247,3 +247,16 @@ fn a_broken_query_points_into_knobs_toml() {
     assert_eq!(r.code, 2);
     insta::assert_snapshot!(r.stderr.replace(&tmp.path().display().to_string(), "[TMP]"));
 }
+
+#[test]
+fn parse_errors_are_located_warnings() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    small_repo(tmp.path(), "b.git", &[("v1", "broken")]);
+    let r = knobs(tmp.path(), &["sync", "--repo", "b.git", "--tag", "v1", "--engine", "b"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.starts_with("warning: core/config.cpp:5:"), "{}", r.stderr);
+    assert!(r.stderr.contains("parse error"), "{}", r.stderr);
+    let text = std::fs::read_to_string(tmp.path().join("catalog/b/v1.toml")).expect("written");
+    let cat: knobs::catalog::model::Catalog = toml::from_str(&text).expect("catalogue");
+    assert!(cat.flag("--workers").is_some() && cat.flag("--dry-run").is_some(), "{text}");
+}
