@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Lint radiance runbooks, env files and serve scripts against the flags and
 /// metrics of the pinned build — read from its source, never from memory.
 #[derive(Debug, Parser)]
-#[command(name = "knobs", version, about, long_about = None, propagate_version = true)]
+#[command(name = "knobs", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -16,11 +16,38 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Lint runbooks, env files and serve scripts against the pinned catalogue.
+    Lint(LintArgs),
     /// Extract a catalogue from a tag of the engine's repository.
     Sync(SyncArgs),
     /// Show or compare catalogues.
     #[command(subcommand)]
     Catalog(CatalogCommand),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Files or folders to lint
+    #[arg(default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = crate::report::Format::Human)]
+    pub format: crate::report::Format,
+    /// Judge against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
+    #[arg(long = "version", value_name = "TAG")]
+    pub version: Option<String>,
+    /// Read catalogues from this folder instead of the embedded ones
+    #[arg(long, value_name = "DIR")]
+    pub catalog_dir: Option<PathBuf>,
+    /// The lowest severity that makes the exit status 1 [default: knobs.toml, else warning]
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
 }
 
 #[derive(Debug, Args)]

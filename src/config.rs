@@ -21,6 +21,23 @@ struct RawConfig {
     pin: Option<RawPin>,
     #[serde(default)]
     extract: Option<RawExtract>,
+    #[serde(default)]
+    lint: Option<RawLint>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLint {
+    #[serde(default)]
+    engine_commands: Vec<String>,
+    #[serde(default)]
+    serve_scripts: Vec<String>,
+    #[serde(default)]
+    env_files: Vec<String>,
+    fail_on: Option<Spanned<String>>,
+    max_file_size: Option<u64>,
+    #[serde(default)]
+    severity: std::collections::BTreeMap<String, Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -61,6 +78,17 @@ pub struct Config {
     pub headers: Vec<String>,
     /// Tree-sitter queries for help-table shapes knobs does not know.
     pub queries: Vec<String>,
+    /// Binaries whose argv is the engine's; the engine name is always one.
+    pub engine_commands: Vec<String>,
+    /// Serve-script names whose argv is handed to the engine.
+    pub serve_scripts: Vec<String>,
+    /// Extra file names read as env files.
+    pub env_files: Vec<String>,
+    /// `error` or `warning`: the lowest severity that fails the run.
+    pub fail_on: Option<String>,
+    pub max_file_size: Option<u64>,
+    /// Rule code → `error`, `warning` or `off`.
+    pub severity: Vec<(&'static str, Option<crate::lint::rules::Severity>)>,
 }
 
 impl Config {
@@ -80,6 +108,12 @@ impl Default for Config {
             config_path: DEFAULT_CONFIG_PATH.into(),
             headers: vec!["core/config.h".into()],
             queries: Vec::new(),
+            engine_commands: Vec::new(),
+            serve_scripts: Vec::new(),
+            env_files: Vec::new(),
+            fail_on: None,
+            max_file_size: None,
+            severity: Vec::new(),
         }
     }
 }
@@ -209,6 +243,39 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
                 ));
             }
             cfg.queries.push(q.flags.into_inner());
+        }
+    }
+    if let Some(lint) = raw.lint {
+        use crate::lint::rules::{find, Severity};
+        cfg.engine_commands = lint.engine_commands;
+        cfg.serve_scripts = lint.serve_scripts;
+        cfg.env_files = lint.env_files;
+        cfg.max_file_size = lint.max_file_size;
+        if let Some(f) = lint.fail_on {
+            if !matches!(f.get_ref().as_str(), "error" | "warning") {
+                return Err(fail(&f, "invalid [lint] fail_on", "not a severity", "use `error` or `warning`"));
+            }
+            cfg.fail_on = Some(f.into_inner());
+        }
+        for (rule, level) in lint.severity {
+            let Some(r) = find(&rule) else {
+                let start = text.find(&rule).unwrap_or(0);
+                return Err(Box::new(ConfigError::at(
+                    path,
+                    text,
+                    Some(start..start + rule.len()),
+                    format!("[lint.severity] names no rule `{rule}`"),
+                    "unknown rule",
+                    Some("`knobs rules` lists the rule codes and names".into()),
+                )));
+            };
+            let sev = match level.get_ref().as_str() {
+                "error" => Some(Severity::Error),
+                "warning" => Some(Severity::Warning),
+                "off" => None,
+                _ => return Err(fail(&level, "invalid severity", "not a severity", "use `error`, `warning` or `off`")),
+            };
+            cfg.severity.push((r.code, sev));
         }
     }
     Ok(cfg)

@@ -8,7 +8,10 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod extract;
+pub mod lint;
+pub mod report;
 pub mod source;
+pub mod walk;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -40,7 +43,7 @@ where
             return code;
         }
     };
-    let mut io = Io { out, err, cwd: cwd.to_path_buf() };
+    let mut io = Io { out, err, cwd: cwd.to_path_buf(), color: false };
     match dispatch(&cli, &mut io) {
         Ok(Outcome::Clean) => EXIT_CLEAN,
         Ok(Outcome::Findings) => EXIT_FINDINGS,
@@ -57,6 +60,7 @@ where
 fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
     let cfg = config::load_from(&io.cwd).map_err(|e| miette::Report::new(*e))?;
     match &cli.command {
+        cli::Command::Lint(a) => commands::lint::run(a, &cfg, io),
         cli::Command::Sync(a) => commands::sync::run(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Show(a)) => commands::catalog::show(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Diff(a)) => commands::catalog::diff(a, &cfg, io),

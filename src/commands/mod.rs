@@ -2,6 +2,7 @@
 //! status out.
 
 pub mod catalog;
+pub mod lint;
 pub mod sync;
 
 use std::io::Write;
@@ -11,6 +12,8 @@ pub struct Io<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
     pub cwd: std::path::PathBuf,
+    /// True when colour may be used (a terminal, and no NO_COLOR).
+    pub color: bool,
 }
 
 /// How a command ended, short of a tool error.

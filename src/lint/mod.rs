@@ -1,0 +1,304 @@
+//! The lint: scanners find references in each file, rules judge them against
+//! the pinned catalogue, suppressions are applied. Each file is linted on its
+//! own (reading at most its env-trio siblings), so files run in parallel.
+
+pub mod refs;
+pub mod rules;
+pub mod scanners;
+pub mod span;
+pub mod suppress;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::catalog::model::{Catalog, Kind};
+use crate::catalog::store::same_tag;
+use crate::walk::{FileKind, Skipped};
+use refs::Ref;
+use rules::{Ctx, Rule, Severity, Violation, RULES};
+use scanners::{Scan, ScanCtx};
+use span::Span;
+
+/// Largest file linted by default; larger ones are skipped with a note.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+
+/// One finding, ready for any output format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub code: &'static str,
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub path: String,
+    #[serde(flatten)]
+    pub span: SpanOut,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+/// A span as the JSON output names its fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SpanOut {
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+}
+
+impl From<Span> for SpanOut {
+    fn from(s: Span) -> Self {
+        SpanOut { line: s.line, column: s.col, end_line: s.end_line, end_column: s.end_col }
+    }
+}
+
+/// A linted file: its text (for snippets) and findings.
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    pub path: String,
+    pub text: String,
+    pub findings: Vec<Finding>,
+    /// Which build the file was judged against.
+    pub tag: String,
+}
+
+/// Everything one `knobs lint` run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub files: Vec<FileReport>,
+    pub skipped: Vec<Skipped>,
+    /// Things the user should know that are not findings.
+    pub notes: Vec<String>,
+}
+
+impl Report {
+    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+        self.files.iter().flat_map(|f| f.findings.iter())
+    }
+}
+
+/// Lint settings, validated.
+pub struct Settings<'a> {
+    /// The catalogue files are judged against unless a trio pins another.
+    pub catalog: &'a Catalog,
+    /// Every catalogued version of the engine, oldest first.
+    pub all: &'a [Catalog],
+    pub engine_commands: Vec<String>,
+    pub serve_scripts: Vec<String>,
+    pub env_files: Vec<String>,
+    /// Severity per rule code; `None` turns a rule off.
+    pub severity: HashMap<&'static str, Option<Severity>>,
+    pub max_file_size: u64,
+}
+
+impl Settings<'_> {
+    fn severity_of(&self, rule: &Rule) -> Option<Severity> {
+        self.severity.get(rule.code).copied().unwrap_or(Some(rule.severity))
+    }
+}
+
+/// What the scanners need from a catalogue.
+fn takes_value(c: &Catalog) -> impl Fn(&str) -> Option<bool> + '_ {
+    |name| c.flag(name).map(|f| f.kind != Kind::Switch)
+}
+
+/// Scans one file's text.
+pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
+    let tv = takes_value(catalog);
+    let ctx = ScanCtx {
+        engine_commands: &settings.engine_commands,
+        serve_scripts: &settings.serve_scripts,
+        takes_value: &tv,
+    };
+    let mut out = Scan::default();
+    match kind {
+        FileKind::Markdown => scanners::markdown::scan(text, &ctx, &mut out),
+        FileKind::Env => scanners::env::scan(text, &settings.engine_commands, &mut out),
+        FileKind::Shell => {
+            let idx = span::LineIndex::new(text);
+            scanners::shell::scan(text, &|s, e| idx.span(text, s, e), &ctx, &mut out);
+            scanners::metrics::scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
+            out.suppressions.extend(suppress::line_comments(text));
+        }
+    }
+    out
+}
+
+/// An env file's trio: the env variables its folder's serve scripts pass to
+/// flags, and the engine version its folder's env files pin.
+fn trio(path: &Path, settings: &Settings<'_>) -> (HashMap<String, String>, Vec<String>) {
+    let mut env_flags = HashMap::new();
+    let mut pins = Vec::new();
+    let Some(dir) = path.parent() else { return (env_flags, pins) };
+    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+    let Ok(entries) = std::fs::read_dir(dir) else { return (env_flags, pins) };
+    let mut entries: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        let small = std::fs::metadata(&p).is_ok_and(|m| m.is_file() && m.len() <= settings.max_file_size);
+        if !small {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+        match crate::walk::classify(&p, &settings.env_files, text.as_bytes()) {
+            Some(FileKind::Shell) => {
+                for (var, flag) in scan(&text, FileKind::Shell, settings, settings.catalog).env_flags {
+                    env_flags.entry(var).or_insert(flag);
+                }
+            }
+            Some(FileKind::Env) => {
+                let mut s = Scan::default();
+                scanners::env::image_pins(&text, &settings.engine_commands, &|_, _| Span::default(), &mut s.pins);
+                pins.extend(s.pins.into_iter().map(|(t, _)| t));
+            }
+            _ => {}
+        }
+    }
+    (env_flags, pins)
+}
+
+/// Lints one file. `path` is as shown to the user; `abs` reads siblings.
+pub fn lint_file(
+    path: &str,
+    abs: &Path,
+    text: String,
+    kind: FileKind,
+    settings: &Settings<'_>,
+    notes: &mut Vec<String>,
+) -> FileReport {
+    let (env_flags, pins) = if kind == FileKind::Env { trio(abs, settings) } else { Default::default() };
+    let mut catalog = settings.catalog;
+    if let Some(pin) = pins.first() {
+        match settings.all.iter().find(|c| same_tag(&c.source.tag, pin)) {
+            Some(c) => catalog = c,
+            None => notes.push(format!(
+                "{path}: its trio pins {} {pin}, which has no catalogue; judged against {} (run `knobs sync --tag {pin}`)",
+                catalog.source.engine, catalog.source.tag
+            )),
+        }
+    }
+    let scan = scan(&text, kind, settings, catalog);
+    let ctx = Ctx { catalog, all: settings.all, env_flags: &env_flags };
+    let mut violations: Vec<Violation> = Vec::new();
+    for r in &scan.refs {
+        for rule in RULES {
+            if settings.severity_of(rule).is_some() {
+                (rule.check)(r, &ctx, &mut violations);
+            }
+        }
+    }
+    let violations = apply_suppressions(violations, &scan.suppressions);
+    let mut findings: Vec<Finding> = violations
+        .into_iter()
+        .filter_map(|v| {
+            let severity = settings.severity_of(v.rule)?;
+            Some(Finding {
+                code: v.rule.code,
+                rule: v.rule.name,
+                severity,
+                path: path.to_string(),
+                span: v.span.into(),
+                message: v.message,
+                help: v.help,
+            })
+        })
+        .collect();
+    findings.sort_by(|a, b| (a.span.line, a.span.column, a.code).cmp(&(b.span.line, b.span.column, b.code)));
+    findings.dedup();
+    FileReport { path: path.to_string(), text, findings, tag: catalog.source.tag.clone() }
+}
+
+/// Drops what suppressions silence; reports unused and unknown suppressions.
+fn apply_suppressions(violations: Vec<Violation>, suppressions: &[suppress::Suppression]) -> Vec<Violation> {
+    let mut used = vec![false; suppressions.len()];
+    let mut kept = Vec::new();
+    for v in violations {
+        let hit = suppressions.iter().position(|s| {
+            (s.first_line..=s.last_line).contains(&v.span.line)
+                && (s.rules.is_empty()
+                    || s.rules
+                        .iter()
+                        .any(|r| r.eq_ignore_ascii_case(v.rule.code) || r.eq_ignore_ascii_case(v.rule.name)))
+        });
+        match hit {
+            Some(i) => used[i] = true,
+            None => kept.push(v),
+        }
+    }
+    for (s, used) in suppressions.iter().zip(used) {
+        let unknown: Vec<&String> = s.rules.iter().filter(|r| rules::find(r).is_none()).collect();
+        if !unknown.is_empty() {
+            let names = unknown.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
+            kept.push(Violation {
+                rule: &rules::UNKNOWN_SUPPRESSION,
+                span: s.span,
+                message: format!("no rule is called {names}"),
+                help: Some("`knobs explain RULE` and `knobs rules` list the rules".into()),
+            });
+        } else if !used {
+            let what = if s.rules.is_empty() { "any rule".to_string() } else { s.rules.join(", ") };
+            kept.push(Violation {
+                rule: &rules::UNUSED_SUPPRESSION,
+                span: s.span,
+                message: format!("this suppression of {what} silences nothing"),
+                help: Some("remove it".into()),
+            });
+        }
+    }
+    kept
+}
+
+/// Lints files in parallel; results come back in input order.
+pub fn lint_files(files: &[(PathBuf, FileKind)], cwd: &Path, settings: &Settings<'_>) -> Report {
+    let mut report = Report::default();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let chunk = files.len().div_ceil(threads).max(1);
+    let results: Vec<(Vec<FileReport>, Vec<Skipped>, Vec<String>)> = std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| {
+                s.spawn(move || {
+                    let mut reports = Vec::new();
+                    let mut skipped = Vec::new();
+                    let mut notes = Vec::new();
+                    for (rel, kind) in part {
+                        let abs = cwd.join(rel);
+                        match read(&abs, settings.max_file_size) {
+                            Ok(text) => {
+                                let shown = rel.display().to_string();
+                                reports.push(lint_file(&shown, &abs, text, *kind, settings, &mut notes));
+                            }
+                            Err(reason) => skipped.push(Skipped { path: rel.clone(), reason }),
+                        }
+                    }
+                    (reports, skipped, notes)
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    for (r, s, n) in results {
+        report.files.extend(r);
+        report.skipped.extend(s);
+        report.notes.extend(n);
+    }
+    report
+}
+
+/// Reads a file to lint, or says why it is skipped.
+fn read(path: &Path, max: u64) -> Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if meta.len() > max {
+        return Err(format!("larger than {max} bytes"));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.iter().take(8192).any(|b| *b == 0) {
+        return Err("binary".into());
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
+}
+
+/// The refs of a text, for tests and tools.
+pub fn refs_of(text: &str, kind: FileKind, settings: &Settings<'_>) -> Vec<Ref> {
+    scan(text, kind, settings, settings.catalog).refs
+}

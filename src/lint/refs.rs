@@ -1,0 +1,101 @@
+//! What scanners find and rules judge: references to flags, env knobs and
+//! metrics, each with where it stands. Scanners never judge; rules never read
+//! files.
+
+use super::span::Span;
+
+/// A value given to a flag or an env key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Value {
+    /// The literal text, quotes removed; for a shell expansion such as
+    /// `${MAX_SEQS:-2}`, its default (`2`) when it has one.
+    pub text: Option<String>,
+    pub span: Span,
+    /// The variable a shell expansion reads, if any.
+    pub var: Option<String>,
+}
+
+/// Where a flag reference was found, which decides how it is judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagSite {
+    /// In the argv of the engine: every flag is the engine's.
+    Argv,
+    /// Alone in an inline code span: judged only when it is a catalogue flag
+    /// or a near miss of one.
+    Loose,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ref {
+    Flag { name: String, span: Span, value: Option<Value>, site: FlagSite },
+    Env { key: String, span: Span, value: Option<Value> },
+    Metric { name: String, span: Span },
+}
+
+impl Ref {
+    pub fn span(&self) -> Span {
+        match self {
+            Ref::Flag { span, .. } | Ref::Env { span, .. } | Ref::Metric { span, .. } => *span,
+        }
+    }
+}
+
+/// A word of a command line, as a scanner read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Word {
+    /// The literal text (quotes removed), or `None` when it is dynamic.
+    pub text: Option<String>,
+    /// For `${X:-d}` / `$X`: the variable and its default.
+    pub var: Option<String>,
+    pub default: Option<String>,
+    pub span: Span,
+}
+
+/// Whether a flag takes a value, from the catalogue (`None`: unknown flag).
+pub type TakesValue<'a> = &'a dyn Fn(&str) -> Option<bool>;
+
+/// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
+/// An unknown flag takes no value, so a following word is not judged as one.
+pub fn argv_refs(words: &[Word], takes_value: TakesValue<'_>, out: &mut Vec<Ref>) {
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        i += 1;
+        let Some(text) = w.text.as_deref() else { continue };
+        if text == "--" {
+            break;
+        }
+        if !text.starts_with('-') || text == "-" || text.parse::<f64>().is_ok() {
+            continue;
+        }
+        if let Some((name, value)) = text.split_once('=').filter(|_| text.starts_with("--")) {
+            let name_end = w.span.col + name.chars().count();
+            let span = Span { end_line: w.span.line, end_col: name_end, ..w.span };
+            let vspan = Span { col: name_end + 1, ..w.span };
+            // `--x=$V`: the value is the expansion's default, if any.
+            let text = if w.var.is_some() { w.default.clone() } else { Some(value.to_string()) };
+            let value = Value { text, span: vspan, var: w.var.clone() };
+            out.push(Ref::Flag { name: name.to_string(), span, value: Some(value), site: FlagSite::Argv });
+            continue;
+        }
+        if !text.starts_with("--") && takes_value(text).is_none() {
+            // Unknown short options are not judged: too many tools share them.
+            continue;
+        }
+        let mut value = None;
+        if takes_value(text) == Some(true) {
+            if let Some(next) = words.get(i) {
+                let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && t.parse::<f64>().is_err());
+                if !is_flag {
+                    value = Some(Value {
+                        text: next.text.clone().or_else(|| next.default.clone()),
+                        span: next.span,
+                        var: next.var.clone(),
+                    });
+                    i += 1;
+                }
+            }
+        }
+        out.push(Ref::Flag { name: text.to_string(), span: w.span, value, site: FlagSite::Argv });
+    }
+}

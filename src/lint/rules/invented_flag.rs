@@ -1,0 +1,53 @@
+//! Reports a flag the pinned build does not have.
+//!
+//! ## What it does
+//! Checks every flag in the engine's argv — and every lone `--flag` in an
+//! inline code span that is a near miss of a real one — against the flags
+//! the pinned build's help table declares.
+//!
+//! ## Why is this bad?
+//! `config_parse` refuses an unknown flag at boot, so a runbook step or serve
+//! script that passes one fails the deploy, usually at the worst moment. A
+//! flag recalled from memory or from another engine reads plausibly and is
+//! still wrong.
+//!
+//! ## Example
+//! ```sh
+//! radiance --prefill-interleaving 1
+//! ```
+//! Use instead:
+//! ```sh
+//! radiance --prefill-interleave 1
+//! ```
+
+use super::{flag_names, suggest, Ctx, Rule, Severity, Violation};
+use crate::lint::refs::{FlagSite, Ref};
+
+pub const RULE: Rule = Rule {
+    code: "KNB001",
+    name: "invented-flag",
+    severity: Severity::Error,
+    source: include_str!("invented_flag.rs"),
+    check,
+};
+
+fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Ref::Flag { name, span, site, .. } = r else { return };
+    if ctx.catalog.flag(name).is_some() || !ctx.versions_with_flag(name).is_empty() {
+        return;
+    }
+    let near = suggest(name, flag_names(ctx.catalog));
+    if *site == FlagSite::Loose && near.is_none() {
+        // A lone flag of some other tool, named in prose.
+        return;
+    }
+    out.push(Violation {
+        rule: &RULE,
+        span: *span,
+        message: format!("`{name}` is not a flag of {}", ctx.build()),
+        help: Some(match near {
+            Some(n) => format!("did you mean `{n}`?"),
+            None => format!("`knobs flags --version {}` lists the flags this build accepts", ctx.catalog.source.tag),
+        }),
+    });
+}

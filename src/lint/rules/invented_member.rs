@@ -1,0 +1,54 @@
+//! Reports an enum value the pinned build's validator refuses.
+//!
+//! ## What it does
+//! Checks the value given to an enum flag — in argv, a lone inline code span
+//! or an env file — against the members the validator accepts, and names the
+//! members and where the validator lists them.
+//!
+//! ## Why is this bad?
+//! `config_parse` refuses an unknown member at boot. An invented member
+//! (`--checkpoint-policy floor`) once made a recorded change undeployable and
+//! cost a doc rewrite. Members come from the validator's error string, never
+//! from memory.
+//!
+//! ## Example
+//! ```sh
+//! CHECKPOINT_POLICY=floor
+//! ```
+//! Use instead:
+//! ```sh
+//! CHECKPOINT_POLICY=tip-only
+//! ```
+
+use super::{flag_and_value, judge, members_list, suggest, Ctx, Rule, Severity, Verdict, Violation};
+use crate::lint::refs::Ref;
+
+pub const RULE: Rule = Rule {
+    code: "KNB002",
+    name: "invented-member",
+    severity: Severity::Error,
+    source: include_str!("invented_member.rs"),
+    check,
+};
+
+fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Some((flag, value, span, what)) = flag_and_value(r, ctx) else { return };
+    let Verdict::NotMember(bad) = judge(flag, &value) else { return };
+    let mut help = format!("{} accepts {}", ctx.build(), members_list(flag));
+    if let Some(from) = &flag.members_from {
+        help.push_str(&format!(
+            " ({} at {} @ {})",
+            from.origin.replace('-', " "),
+            from.location,
+            short(&ctx.catalog.source.commit)
+        ));
+    }
+    if let Some(n) = suggest(&bad, flag.members.iter().map(String::as_str)) {
+        help = format!("did you mean `{n}`? {help}");
+    }
+    out.push(Violation { rule: &RULE, span, message: format!("`{bad}` is not a member of {what}"), help: Some(help) });
+}
+
+fn short(commit: &str) -> &str {
+    commit.get(..12).unwrap_or(commit)
+}

@@ -1,0 +1,66 @@
+//! Reports a flag that exists in another catalogued version, not the pinned one.
+//!
+//! ## What it does
+//! A flag (or the env key that sets it) that the pinned build lacks but
+//! another catalogued build has is reported with the versions that have it,
+//! and its new name when the catalogue diff shows a rename.
+//!
+//! ## Why is this bad?
+//! Runbooks outlive builds. A step written against an older pin passes a flag
+//! the deployed build refuses — or, through an env file, silently drops.
+//!
+//! ## Example
+//! ```sh
+//! radiance --prefill-chunk auto      # 1.0.13's name
+//! ```
+//! Use instead:
+//! ```sh
+//! radiance --busy-prefill-chunk auto # 1.8.1
+//! ```
+
+use super::{env_flag, Ctx, Rule, Severity, Violation};
+use crate::catalog::diff::diff;
+use crate::lint::refs::Ref;
+
+pub const RULE: Rule = Rule {
+    code: "KNB007",
+    name: "removed-flag",
+    severity: Severity::Error,
+    source: include_str!("removed_flag.rs"),
+    check,
+};
+
+fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let (name, span, what) = match r {
+        Ref::Flag { name, span, .. } => (name.clone(), *span, format!("`{name}`")),
+        Ref::Env { key, span, .. } => {
+            if env_flag(key, ctx.catalog, ctx.env_flags).is_some() {
+                return;
+            }
+            let Some(f) = ctx.all.iter().find_map(|c| env_flag(key, c, ctx.env_flags)) else { return };
+            (f.name.clone(), *span, format!("`{key}` (`{}`)", f.name))
+        }
+        Ref::Metric { .. } => return,
+    };
+    if ctx.catalog.flag(&name).is_some() {
+        return;
+    }
+    let others = ctx.versions_with_flag(&name);
+    if others.is_empty() {
+        return;
+    }
+    let tags: Vec<&str> = others.iter().map(|c| c.source.tag.as_str()).collect();
+    let renamed = others
+        .iter()
+        .find_map(|old| diff(old, ctx.catalog).flags_renamed.into_iter().find(|r| r.from == name).map(|r| r.to));
+    let mut help = format!("it exists in {} {}", ctx.catalog.source.engine, tags.join(", "));
+    if let Some(to) = renamed {
+        help.push_str(&format!("; {} calls it `{to}`", ctx.catalog.source.tag));
+    }
+    out.push(Violation {
+        rule: &RULE,
+        span,
+        message: format!("{what} is not a flag of {}", ctx.build()),
+        help: Some(help),
+    });
+}

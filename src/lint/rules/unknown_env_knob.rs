@@ -1,0 +1,60 @@
+//! Reports an env key that is a near miss of a knob's key.
+//!
+//! ## What it does
+//! An env key sets a flag by convention (`FRANK_ARCHON_PREFILL_INTERLEAVE`
+//! sets `--prefill-interleave`: service prefix stripped, lower-cased, `_`
+//! to `-`) or through the serve script that passes it. A key that sets no
+//! flag but is one or two letters away from one that does is reported.
+//! Keys that resemble no knob (`HF_TOKEN`, `MODEL_DIR`) are left alone.
+//!
+//! ## Why is this bad?
+//! A misspelt key is silently ignored: the serve script never passes it, the
+//! engine runs on its default, and the change the trio records never
+//! happened.
+//!
+//! ## Example
+//! ```sh
+//! CHECKPOINT_POLICE=tip-only
+//! ```
+//! Use instead:
+//! ```sh
+//! CHECKPOINT_POLICY=tip-only
+//! ```
+
+use super::{env_flag, env_key_of, suggest, Ctx, Rule, Severity, Violation};
+use crate::lint::refs::Ref;
+
+pub const RULE: Rule = Rule {
+    code: "KNB006",
+    name: "unknown-env-knob",
+    severity: Severity::Warning,
+    source: include_str!("unknown_env_knob.rs"),
+    check,
+};
+
+fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Ref::Env { key, span, .. } = r else { return };
+    if ctx.all.iter().any(|c| env_flag(key, c, ctx.env_flags).is_some()) {
+        return;
+    }
+    let keys: Vec<String> = ctx.catalog.flags.iter().map(|f| env_key_of(&f.name)).filter(|k| k.contains('_')).collect();
+    let words: Vec<&str> = key.split('_').collect();
+    // Try the key with each service prefix stripped; keep at least two words.
+    for i in 0..words.len().saturating_sub(1) {
+        let rest = words[i..].join("_");
+        if rest.len() < 8 {
+            break;
+        }
+        if let Some(near) = suggest(&rest, keys.iter().map(String::as_str)) {
+            let prefix = if i == 0 { String::new() } else { format!("{}_", words[..i].join("_")) };
+            let flag = format!("--{}", near.to_ascii_lowercase().replace('_', "-"));
+            out.push(Violation {
+                rule: &RULE,
+                span: *span,
+                message: format!("`{key}` sets no flag of {}", ctx.build()),
+                help: Some(format!("did you mean `{prefix}{near}` (`{flag}`)?")),
+            });
+            return;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Reports a metric the pinned build does not export.
+//!
+//! ## What it does
+//! Checks every `radiance:` and `vllm:` metric name — in queries, code blocks
+//! and prose — against the metrics the pinned build registers, allowing the
+//! `_bucket`, `_sum` and `_count` series of histograms. When another
+//! catalogued version has the metric, it says which.
+//!
+//! ## Why is this bad?
+//! Prometheus answers a query for a metric that does not exist with an empty
+//! result, not an error: a meter that can never move reads as "nothing
+//! happened". A counter the pinned build did not export yet once made a
+//! census rank the wrong cause.
+//!
+//! ## Example
+//! ```promql
+//! rate(radiance:engine_steps_hold_total[5m])
+//! ```
+//! Use instead:
+//! ```promql
+//! rate(radiance:engine_steps_held_total[5m])
+//! ```
+
+use super::{find_metric, other_prefix, suggest, Ctx, Rule, Severity, Violation};
+use crate::lint::refs::Ref;
+
+pub const RULE: Rule = Rule {
+    code: "KNB004",
+    name: "unknown-metric",
+    severity: Severity::Error,
+    source: include_str!("unknown_metric.rs"),
+    check,
+};
+
+fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Ref::Metric { name, span } = r else { return };
+    if find_metric(ctx.catalog, name).is_some() {
+        return;
+    }
+    // Under the other prefix it is wrong-metric-prefix's finding.
+    if other_prefix(name).is_some_and(|o| find_metric(ctx.catalog, &o).is_some()) {
+        return;
+    }
+    let elsewhere: Vec<&str> = ctx
+        .all
+        .iter()
+        .filter(|c| c.source.tag != ctx.catalog.source.tag && find_metric(c, name).is_some())
+        .map(|c| c.source.tag.as_str())
+        .collect();
+    let help = if !elsewhere.is_empty() {
+        Some(format!(
+            "exported by {} {}, not by the pinned {}",
+            ctx.catalog.source.engine,
+            elsewhere.join(", "),
+            ctx.catalog.source.tag
+        ))
+    } else {
+        suggest(name, ctx.catalog.metrics.iter().map(|m| m.name.as_str())).map(|n| format!("did you mean `{n}`?"))
+    };
+    out.push(Violation {
+        rule: &RULE,
+        span: *span,
+        message: format!("`{name}` is not exported by {}", ctx.build()),
+        help,
+    });
+}

@@ -1,0 +1,46 @@
+//! Reports a metric queried under the wrong prefix.
+//!
+//! ## What it does
+//! Finds a `radiance:` name that the pinned build exports only as `vllm:`, or
+//! the other way round, and names the right one.
+//!
+//! ## Why is this bad?
+//! Latency lives under `vllm:`, cadence under `radiance:`. A `radiance:`-only
+//! query finds no time-to-first-token and no preemption counter, and a stall
+//! reads as "nothing stalls". The preemption counter is
+//! `vllm:num_preemptions_total`; `radiance:num_requests_preempted` is an
+//! instant gauge.
+//!
+//! ## Example
+//! ```promql
+//! increase(radiance:num_preemptions_total[10m])
+//! ```
+//! Use instead:
+//! ```promql
+//! increase(vllm:num_preemptions_total[10m])
+//! ```
+
+use super::{find_metric, other_prefix, Ctx, Rule, Severity, Violation};
+use crate::lint::refs::Ref;
+
+pub const RULE: Rule = Rule {
+    code: "KNB005",
+    name: "wrong-metric-prefix",
+    severity: Severity::Error,
+    source: include_str!("wrong_metric_prefix.rs"),
+    check,
+};
+
+fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Ref::Metric { name, span } = r else { return };
+    if find_metric(ctx.catalog, name).is_some() {
+        return;
+    }
+    let Some(right) = other_prefix(name).filter(|o| find_metric(ctx.catalog, o).is_some()) else { return };
+    out.push(Violation {
+        rule: &RULE,
+        span: *span,
+        message: format!("`{name}` is exported as `{right}`"),
+        help: Some("latency and vLLM-compatible names live under `vllm:`, cadence under `radiance:`".into()),
+    });
+}

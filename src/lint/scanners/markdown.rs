@@ -1,0 +1,213 @@
+//! Markdown runbooks, read with a real Markdown parser: fenced code blocks
+//! (shell, console, env; every language for metric names), inline code spans
+//! (`radiance …`, a lone `--flag value`, `KEY=value`), and prose (metric
+//! names only — a flag named in a sentence is not an argv).
+
+use std::ops::Range;
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+
+use super::{env, metrics, shell, Scan, ScanCtx};
+use crate::lint::refs::{FlagSite, Ref, Value};
+use crate::lint::span::{LineIndex, Span};
+use crate::lint::suppress::{self, Suppression};
+
+/// Text gathered from several pieces of the file, with a map back.
+struct Mapped {
+    text: String,
+    /// (offset in `text`, offset in the file) where each piece starts.
+    pieces: Vec<(usize, usize)>,
+}
+
+impl Mapped {
+    fn new() -> Self {
+        Mapped { text: String::new(), pieces: Vec::new() }
+    }
+
+    fn push(&mut self, piece: &str, file_offset: usize) {
+        self.pieces.push((self.text.len(), file_offset));
+        self.text.push_str(piece);
+    }
+
+    fn file_offset(&self, o: usize) -> usize {
+        let i = self.pieces.partition_point(|(b, _)| *b <= o).saturating_sub(1);
+        self.pieces.get(i).map_or(o, |(b, f)| f + (o - b))
+    }
+}
+
+/// Blanks every line of a console transcript that is not a command, and the
+/// prompts of those that are, keeping byte offsets.
+fn console_commands(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut continued = false;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches('\n');
+        let lead = body.len() - body.trim_start().len();
+        let rest = &body[lead..];
+        let prompt = ["$ ", "% "].iter().find(|p| rest.starts_with(**p)).map(|p| p.len());
+        if let Some(p) = prompt {
+            out.push_str(&" ".repeat(lead + p));
+            out.push_str(&rest[p..]);
+            continued = rest.ends_with('\\');
+        } else if continued {
+            out.push_str(body);
+            continued = body.ends_with('\\');
+        } else {
+            out.push_str(&" ".repeat(body.len()));
+        }
+        if line.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    let idx = LineIndex::new(text);
+    let file_span = |s: usize, e: usize| idx.span(text, s, e);
+    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
+    let mut block: Option<(String, Mapped)> = None;
+    let mut pending: Vec<Suppression> = Vec::new();
+    for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => info.split_whitespace().next().unwrap_or("").to_ascii_lowercase(),
+                    CodeBlockKind::Indented => String::new(),
+                };
+                claim(&mut pending, &idx, text, &range, out);
+                block = Some((lang, Mapped::new()));
+            }
+            Event::Text(t) if block.is_some() => {
+                if let Some((_, m)) = block.as_mut() {
+                    // The event text is the raw content for code blocks.
+                    let raw = text.get(range.clone()).unwrap_or("");
+                    let at = raw.find(t.as_ref()).map_or(range.start, |i| range.start + i);
+                    m.push(&t, at);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((lang, m)) = block.take() {
+                    code_block(&lang, &m, text, &idx, ctx, out);
+                }
+            }
+            Event::Start(tag) if is_block(&tag) => claim(&mut pending, &idx, text, &range, out),
+            Event::Code(code) => {
+                let raw = text.get(range.clone()).unwrap_or("");
+                let at = raw.find(code.as_ref()).map_or(range.start, |i| range.start + i);
+                inline_code(&code, at, text, &idx, ctx, out);
+            }
+            Event::Text(_) => {
+                let raw = text.get(range.clone()).unwrap_or("");
+                metrics::scan(raw, &|s, e| file_span(range.start + s, range.start + e), &mut out.refs);
+            }
+            Event::Html(h) | Event::InlineHtml(h) => {
+                if let Some(rules) = suppress::directive(&h) {
+                    let sp = file_span(range.start, range.start + h.trim_end().len());
+                    // Until a block follows, it covers the next line.
+                    pending.push(Suppression {
+                        rules,
+                        span: sp,
+                        first_line: sp.end_line + 1,
+                        last_line: sp.end_line + 1,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out.suppressions.append(&mut pending);
+}
+
+fn is_block(tag: &Tag<'_>) -> bool {
+    matches!(tag, Tag::Paragraph | Tag::Heading { .. } | Tag::BlockQuote(_) | Tag::List(_) | Tag::Item | Tag::Table(_))
+}
+
+/// A block starting after pending suppressions: they cover the whole block.
+fn claim(pending: &mut Vec<Suppression>, idx: &LineIndex, text: &str, range: &Range<usize>, out: &mut Scan) {
+    let (first, _) = idx.position(text, range.start);
+    let (last, col) = idx.position(text, range.end);
+    // A range ending at the start of a line ends on the line before.
+    let last = if col == 1 && last > first { last - 1 } else { last };
+    for mut s in pending.drain(..) {
+        if first > s.span.end_line {
+            s.first_line = first;
+            s.last_line = last.max(first);
+        }
+        out.suppressions.push(s);
+    }
+}
+
+fn code_block(lang: &str, m: &Mapped, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    let span = |s: usize, e: usize| idx.span(text, m.file_offset(s), m.file_offset(e));
+    match lang {
+        "" | "bash" | "sh" | "shell" | "zsh" | "ksh" => shell::scan(&m.text, &span, ctx, out),
+        "console" | "shell-session" | "shellsession" | "terminal" | "sh-session" => {
+            shell::scan(&console_commands(&m.text), &span, ctx, out)
+        }
+        "env" | "dotenv" => {
+            env::scan_text(&m.text, &span, ctx.engine_commands, out);
+            return;
+        }
+        _ => {}
+    }
+    metrics::scan(&m.text, &span, &mut out.refs);
+    env::image_pins(&m.text, ctx.engine_commands, &span, &mut out.pins);
+}
+
+fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    let span = |s: usize, e: usize| idx.span(text, at + s, at + e);
+    let trimmed = code.trim_start();
+    let lead = code.len() - trimmed.len();
+    let is_env = trimmed.split_once('=').is_some_and(|(k, _)| {
+        !k.is_empty() && k.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    });
+    if is_env {
+        env::scan_text(code, &span, ctx.engine_commands, out);
+        return;
+    }
+    if trimmed.starts_with("--") {
+        loose_flag(trimmed, lead, &span, ctx, out);
+    } else {
+        shell::scan(code, &span, ctx, out);
+    }
+    metrics::scan(code, &span, &mut out.refs);
+}
+
+/// `--checkpoint-policy floor`, `--prefill-interleave N`, `--checkpoint-slots 20 [auto]`.
+fn loose_flag(code: &str, lead: usize, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    let mut tokens = code.split_whitespace().map(|t| {
+        let start = t.as_ptr() as usize - code.as_ptr() as usize + lead;
+        (t, start)
+    });
+    let Some((first, fs)) = tokens.next() else { return };
+    let (name, inline_value) = match first.split_once('=') {
+        Some((n, v)) => (n, Some((v, fs + n.len() + 1))),
+        None => (first, None),
+    };
+    let name = name.trim_end_matches([',', '.', ';', ':', ')']);
+    let value = match inline_value {
+        Some((v, vs)) => Some((v, vs)),
+        None if (ctx.takes_value)(name) == Some(true) => tokens.next().filter(|(t, _)| !t.starts_with('-')),
+        None => None,
+    };
+    out.refs.push(Ref::Flag {
+        name: name.to_string(),
+        span: span(fs, fs + name.len()),
+        value: value.map(|(v, vs)| Value { text: Some(v.to_string()), span: span(vs, vs + v.len()), var: None }),
+        site: FlagSite::Loose,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn console_keeps_offsets() {
+        let t = "$ radiance --port 1\noutput --x\n% ls \\\n  -l\n";
+        let c = console_commands(t);
+        assert_eq!(c.len(), t.len());
+        assert_eq!(c, "  radiance --port 1\n          \n  ls \\\n  -l\n");
+    }
+}

@@ -1,0 +1,262 @@
+//! Shell: serve scripts and shell code blocks, read with tree-sitter-bash.
+//!
+//! Only the engine's argv is judged: words after an engine command (behind
+//! `exec`, `sudo`, `env`, `nohup`, …), after an engine image in `podman run`,
+//! after a serve script the config names, and the arrays (`args=(…)`,
+//! `args+=(…)`) expanded into one of those. Flags of every other command are
+//! not the engine's and are left alone.
+
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Parser};
+
+use super::{Scan, ScanCtx};
+use crate::lint::refs::{argv_refs, Ref, Word};
+use crate::lint::span::Span;
+
+/// Commands that run the command that follows them.
+const WRAPPERS: &[&str] = &[
+    "exec",
+    "sudo",
+    "env",
+    "nohup",
+    "time",
+    "nice",
+    "taskset",
+    "numactl",
+    "stdbuf",
+    "ionice",
+    "chrt",
+    "setsid",
+    "timeout",
+    "command",
+    "doas",
+    "runuser",
+    "systemd-run",
+    "strace",
+    "gdb",
+    "valgrind",
+    "perf",
+    "ltrace",
+];
+/// Container runtimes whose `run` takes an image and then the engine's argv.
+const RUNTIMES: &[&str] = &["podman", "docker", "nerdctl"];
+
+fn text<'a>(n: Node<'_>, src: &'a str) -> &'a str {
+    src.get(n.byte_range()).unwrap_or("")
+}
+
+fn basename(s: &str) -> &str {
+    s.rsplit('/').next().unwrap_or(s)
+}
+
+/// Reads one argument node as a word.
+fn word(n: Node<'_>, src: &str, span: &dyn Fn(usize, usize) -> Span) -> Word {
+    let sp = span(n.start_byte(), n.end_byte());
+    let raw = text(n, src);
+    let mut w = Word { text: None, var: None, default: None, span: sp };
+    match n.kind() {
+        "word" | "number" => w.text = Some(unescape(raw)),
+        "raw_string" => w.text = Some(raw.trim_matches('\'').to_string()),
+        "string" | "concatenation" | "simple_expansion" | "expansion" => {
+            let mut dynamic = false;
+            let mut stack = vec![n];
+            while let Some(c) = stack.pop() {
+                match c.kind() {
+                    "simple_expansion" | "expansion" => {
+                        dynamic = true;
+                        if w.var.is_none() {
+                            let mut cur = c.walk();
+                            for ch in c.named_children(&mut cur) {
+                                match ch.kind() {
+                                    "variable_name" if w.var.is_none() => w.var = Some(text(ch, src).to_string()),
+                                    "word" | "string" | "raw_string" if w.default.is_none() => {
+                                        w.default = Some(text(ch, src).trim_matches(['"', '\'']).to_string())
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                    "command_substitution" | "arithmetic_expansion" | "process_substitution" => dynamic = true,
+                    _ => {
+                        let mut cur = c.walk();
+                        let children: Vec<Node<'_>> = c.named_children(&mut cur).collect();
+                        stack.extend(children.into_iter().rev());
+                    }
+                }
+            }
+            if !dynamic {
+                w.text = Some(unquote(raw));
+            } else if raw.starts_with("--") || raw.starts_with("\"--") {
+                // `--x=$V`: keep the static name for pairing; the value is dynamic.
+                w.text = Some(unquote(raw));
+            }
+        }
+        _ => {}
+    }
+    w
+}
+
+fn unquote(raw: &str) -> String {
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (q, '\\') if q != Some('\'') => {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn unescape(raw: &str) -> String {
+    unquote(raw)
+}
+
+/// The array name of `"${args[@]}"` / `${args[*]}`.
+fn array_expansion(n: Node<'_>, src: &str) -> Option<String> {
+    let t = text(n, src).trim_matches('"');
+    let inner = t.strip_prefix("${")?.strip_suffix('}')?;
+    let name = inner.strip_suffix("[@]").or_else(|| inner.strip_suffix("[*]"))?;
+    name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| name.to_string())
+}
+
+/// Scans shell code. `span` maps a byte range of `src` to a span in the file.
+pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    let mut parser = Parser::new();
+    if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
+        return;
+    }
+    let Some(tree) = parser.parse(src, None) else { return };
+    let nodes = preorder(tree.root_node());
+
+    // Arrays built anywhere in the script: name → each literal, in order.
+    let mut arrays: HashMap<String, Vec<Vec<Word>>> = HashMap::new();
+    for n in &nodes {
+        if n.kind() != "variable_assignment" {
+            continue;
+        }
+        let (Some(name), Some(value)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) else {
+            continue;
+        };
+        if value.kind() != "array" {
+            continue;
+        }
+        let mut cur = value.walk();
+        let words: Vec<Word> =
+            value.named_children(&mut cur).filter(|c| c.kind() != "comment").map(|c| word(c, src, span)).collect();
+        arrays.entry(text(name, src).to_string()).or_default().push(words);
+    }
+
+    let mut used_arrays: Vec<String> = Vec::new();
+    for n in &nodes {
+        if n.kind() != "command" {
+            continue;
+        }
+        let mut cur = n.walk();
+        let parts: Vec<Node<'_>> = n
+            .named_children(&mut cur)
+            .filter(|c| {
+                !matches!(c.kind(), "comment" | "variable_assignment" | "file_redirect" | "herestring_redirect")
+            })
+            .collect();
+        let Some(start) = engine_argv_start(&parts, src, ctx) else { continue };
+        // Literal words and array expansions, each segment paired on its own.
+        let mut segment: Vec<Word> = Vec::new();
+        for p in &parts[start..] {
+            if let Some(name) = array_expansion(*p, src) {
+                argv_refs(&segment, ctx.takes_value, &mut out.refs);
+                segment.clear();
+                if !used_arrays.contains(&name) {
+                    used_arrays.push(name);
+                }
+                continue;
+            }
+            segment.push(word(*p, src, span));
+        }
+        argv_refs(&segment, ctx.takes_value, &mut out.refs);
+    }
+    for name in used_arrays {
+        for literal in arrays.get(&name).into_iter().flatten() {
+            argv_refs(literal, ctx.takes_value, &mut out.refs);
+        }
+    }
+    for r in &out.refs {
+        if let Ref::Flag { name, value: Some(v), .. } = r {
+            if let Some(var) = &v.var {
+                if !out.env_flags.iter().any(|(a, b)| a == var && b == name) {
+                    out.env_flags.push((var.clone(), name.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// Where the engine's argv starts among a command's parts, if this command
+/// runs the engine.
+fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option<usize> {
+    let word_text = |n: &Node<'_>| -> Option<String> {
+        match n.kind() {
+            "command_name" => n.named_child(0).map(|w| unquote(text(w, src))),
+            "word" | "raw_string" | "string" => Some(unquote(text(*n, src))),
+            _ => None,
+        }
+    };
+    let is_engine = |t: &str| ctx.engine_commands.iter().any(|e| e == basename(t));
+    let is_script = |t: &str| ctx.serve_scripts.iter().any(|s| s == basename(t));
+    let first = word_text(parts.first()?)?;
+    if is_engine(&first) || is_script(&first) {
+        return Some(1);
+    }
+    if RUNTIMES.contains(&basename(&first)) {
+        // podman run [options] IMAGE [engine] ARGS…
+        for (i, p) in parts.iter().enumerate().skip(1) {
+            let Some(t) = word_text(p) else { continue };
+            let image = basename(t.split('@').next().unwrap_or(&t));
+            let repo = image.split(':').next().unwrap_or(image);
+            if ctx.engine_commands.iter().any(|e| e == repo) && !t.starts_with('-') {
+                let next_is_engine = parts.get(i + 1).and_then(word_text).is_some_and(|n| is_engine(&n));
+                return Some(i + 1 + usize::from(next_is_engine));
+            }
+        }
+        return None;
+    }
+    if !WRAPPERS.contains(&basename(&first)) {
+        return None;
+    }
+    for (i, p) in parts.iter().enumerate().skip(1) {
+        let Some(t) = word_text(p) else { continue };
+        if is_engine(&t) || is_script(&t) {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    'outer: loop {
+        out.push(cursor.node());
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
+    }
+    out
+}

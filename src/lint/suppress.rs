@@ -1,0 +1,74 @@
+//! In-file suppressions: `<!-- knobs: ignore[invented-member] -->` in
+//! Markdown (the next line or block), `# knobs: ignore[KNB002]` in env and
+//! shell files (its own line when trailing, else the next line). A
+//! suppression that silences nothing, or names no rule, is reported itself.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::span::Span;
+
+/// One suppression comment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppression {
+    /// Rule codes or names; empty means every rule.
+    pub rules: Vec<String>,
+    /// Where the comment stands (for reporting it).
+    pub span: Span,
+    /// The lines it covers, inclusive.
+    pub first_line: usize,
+    pub last_line: usize,
+}
+
+/// Reads `knobs: ignore` or `knobs: ignore[a, b]` out of a comment's text.
+pub fn directive(comment: &str) -> Option<Vec<String>> {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"knobs:\s*ignore(?:\[([^\]]*)\])?").expect("valid regex"));
+    let c = RE.captures(comment)?;
+    Some(
+        c.get(1)
+            .map(|m| m.as_str().split(',').map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect())
+            .unwrap_or_default(),
+    )
+}
+
+/// Suppressions in a line-oriented file (env, shell): a trailing comment
+/// covers its own line, a comment alone on a line covers the next non-blank one.
+pub fn line_comments(text: &str) -> Vec<Suppression> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(hash) = line.find("# knobs:").or_else(|| line.find("#knobs:")) else { continue };
+        let Some(rules) = directive(&line[hash..]) else { continue };
+        let col = line[..hash].chars().count() + 1;
+        let span = Span { line: i + 1, col, end_line: i + 1, end_col: line.chars().count() + 1 };
+        let target = if line[..hash].trim().is_empty() {
+            (i + 1..lines.len()).find(|j| !lines[*j].trim().is_empty()).map_or(i + 1, |j| j + 1)
+        } else {
+            i + 1
+        };
+        out.push(Suppression { rules, span, first_line: target, last_line: target });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives() {
+        assert_eq!(directive("<!-- knobs: ignore[invented-member] -->"), Some(vec!["invented-member".into()]));
+        assert_eq!(directive("# knobs: ignore[KNB001, bad-value]"), Some(vec!["KNB001".into(), "bad-value".into()]));
+        assert_eq!(directive("# knobs: ignore"), Some(vec![]));
+        assert_eq!(directive("# knobs is great"), None);
+    }
+
+    #[test]
+    fn line_targets() {
+        let s = line_comments("# knobs: ignore[bad-value]\n\nX=1\nY=2 # knobs: ignore\n");
+        assert_eq!((s[0].first_line, s[0].last_line), (3, 3));
+        assert_eq!((s[1].first_line, s[1].span.col), (4, 5));
+    }
+}

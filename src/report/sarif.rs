@@ -1,0 +1,87 @@
+//! SARIF 2.1.0 for code scanning: the rules with their documentation, and one
+//! result per finding with a stable fingerprint.
+
+use serde_json::{json, Value};
+
+use crate::lint::rules::{Severity, RULES};
+use crate::lint::Report;
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// FNV-1a, hex: stable across runs and machines.
+fn fingerprint(parts: &[&str]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for b in p.bytes().chain(std::iter::once(0)) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+pub fn render(report: &Report) -> String {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.code,
+                "name": r.name,
+                "shortDescription": {"text": r.summary()},
+                "fullDescription": {"text": r.doc()},
+                "help": {"text": r.doc(), "markdown": r.doc()},
+                "defaultConfiguration": {"level": level(r.severity)},
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for file in &report.files {
+        let lines: Vec<&str> = file.text.lines().collect();
+        for f in &file.findings {
+            let line_text = lines.get(f.span.line.saturating_sub(1)).map_or("", |l| l.trim());
+            let mut text = f.message.clone();
+            if let Some(h) = &f.help {
+                text.push_str(". ");
+                text.push_str(h);
+            }
+            results.push(json!({
+                "ruleId": f.code,
+                "ruleIndex": RULES.iter().position(|r| r.code == f.code).unwrap_or(0),
+                "level": level(f.severity),
+                "message": {"text": text},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.path.replace('\\', "/")},
+                        "region": {
+                            "startLine": f.span.line,
+                            "startColumn": f.span.column,
+                            "endLine": f.span.end_line,
+                            "endColumn": f.span.end_column,
+                        },
+                    },
+                }],
+                "partialFingerprints": {"knobs/v1": fingerprint(&[f.code, &f.path, line_text, &f.message])},
+            }));
+        }
+    }
+    let doc = json!({
+        "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "knobs",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    serde_json::to_string_pretty(&doc).map(|s| s + "\n").unwrap_or_default()
+}
