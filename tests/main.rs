@@ -4,4 +4,6 @@ mod support;
 
 mod catalog;
 mod idioms;
+mod lint;
+mod rules;
 mod sync;

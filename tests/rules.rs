@@ -1,0 +1,106 @@
+//! Each rule on its fixtures (`fixtures/lint/rules/<CODE>/bad.*` and
+//! `good.*`), and every output format on the same findings.
+
+use crate::support::{self, run_in};
+
+fn lint(args: &[&str]) -> crate::support::Output {
+    run_in(&support::root(), args)
+}
+
+fn fixture(code: &str, which: &str) -> String {
+    let dir = support::fixtures().join("lint/rules").join(code);
+    let name = std::fs::read_dir(&dir)
+        .expect("rule fixture folder")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.starts_with(which))
+        .unwrap_or_else(|| panic!("{code}: no {which}.* fixture"));
+    format!("fixtures/lint/rules/{code}/{name}")
+}
+
+#[test]
+fn each_rule_fires_on_bad_and_not_on_good() {
+    for rule in knobs::lint::rules::RULES {
+        let bad = lint(&["lint", "--format", "short", &fixture(rule.code, "bad")]);
+        assert_eq!(bad.code, 1, "{}: bad fixture not caught", rule.code);
+        let lines: Vec<&str> = bad.stdout.lines().collect();
+        assert!(lines.iter().any(|l| l.contains(&format!(" {} ", rule.code))), "{}: {lines:?}", rule.code);
+        let good = lint(&["lint", "--format", "short", &fixture(rule.code, "good")]);
+        assert_eq!((good.code, good.stdout.as_str()), (0, ""), "{}: good fixture has findings", rule.code);
+    }
+}
+
+#[test]
+fn findings_of_every_rule() {
+    let files: Vec<String> = knobs::lint::rules::RULES.iter().map(|r| fixture(r.code, "bad")).collect();
+    let mut args = vec!["lint", "--format", "short"];
+    args.extend(files.iter().map(String::as_str));
+    insta::assert_snapshot!(lint(&args).stdout);
+}
+
+const SAMPLE: &[&str] = &["fixtures/lint/rules/KNB001/bad.md", "fixtures/lint/rules/KNB006/bad.env"];
+
+fn sample(format: &str) -> crate::support::Output {
+    let mut args = vec!["lint", "--format", format];
+    args.extend_from_slice(SAMPLE);
+    lint(&args)
+}
+
+#[test]
+fn format_human() {
+    let r = sample("human");
+    assert_eq!(r.code, 1);
+    insta::assert_snapshot!(r.stdout);
+}
+
+#[test]
+fn format_short() {
+    insta::assert_snapshot!(sample("short").stdout);
+}
+
+#[test]
+fn format_json() {
+    let r = sample("json");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("one JSON document");
+    assert_eq!(v["summary"]["findings"], 3);
+    insta::assert_snapshot!(r.stdout);
+}
+
+#[test]
+fn format_github() {
+    insta::assert_snapshot!(sample("github").stdout);
+}
+
+#[test]
+fn format_sarif() {
+    let r = sample("sarif");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
+    assert_eq!(v["version"], "2.1.0");
+    insta::assert_snapshot!(r.stdout);
+}
+
+#[test]
+fn fail_on_error_ignores_warnings() {
+    let env = "fixtures/lint/rules/KNB006/bad.env";
+    assert_eq!(lint(&["lint", "--format", "short", env]).code, 1);
+    let r = lint(&["lint", "--format", "short", "--fail-on", "error", env]);
+    assert_eq!(r.code, 0, "a warning below the fail level exits 0");
+    assert!(!r.stdout.is_empty(), "the warning is still shown");
+}
+
+#[test]
+fn version_selects_another_catalogue() {
+    let md = "fixtures/lint/rules/KNB007/bad.md";
+    let r = lint(&["lint", "--format", "short", "--version", "v1.0.13", md]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "1.0.13 has --prefill-chunk and --swap-space");
+    let r = lint(&["lint", "--version", "v9", md]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no catalogue for radiance v9"), "{}", r.stderr);
+}
+
+#[test]
+fn missing_path_is_a_tool_error() {
+    let r = lint(&["lint", "no/such/runbook.md"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no/such/runbook.md: no such file or folder"), "{}", r.stderr);
+}
