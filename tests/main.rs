@@ -3,6 +3,7 @@
 mod support;
 
 mod catalog;
+mod hostile;
 mod idioms;
 mod lint;
 mod rules;

@@ -275,7 +275,8 @@ pub fn lint_files(files: &[(PathBuf, FileKind)], cwd: &Path, settings: &Settings
                 })
             })
             .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        // A worker that panicked must not vanish with its files' findings.
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
     });
     for (r, s, n) in results {
         report.files.extend(r);
