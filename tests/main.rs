@@ -3,6 +3,7 @@
 mod support;
 
 mod catalog;
+mod cli;
 mod hostile;
 mod idioms;
 mod lint;

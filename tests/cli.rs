@@ -1,0 +1,30 @@
+//! The command line's own texts: help for every command, and exit codes for
+//! usage errors.
+
+use crate::support::run_in;
+
+fn help(args: &[&str]) -> String {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let r = run_in(tmp.path(), args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    r.stdout
+}
+
+#[test]
+fn help_texts() {
+    insta::assert_snapshot!("knobs", help(&["--help"]));
+    insta::assert_snapshot!("lint", help(&["lint", "--help"]));
+    insta::assert_snapshot!("sync", help(&["sync", "--help"]));
+    insta::assert_snapshot!("catalog_show", help(&["catalog", "show", "--help"]));
+    insta::assert_snapshot!("catalog_diff", help(&["catalog", "diff", "--help"]));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let r = run_in(tmp.path(), &["lint", "--format", "xml"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("invalid value 'xml' for '--format <FORMAT>'"), "{}", r.stderr);
+    let r = run_in(tmp.path(), &["frobnicate"]);
+    assert_eq!(r.code, 2);
+}
