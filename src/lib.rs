@@ -28,8 +28,19 @@ pub const EXIT_FINDINGS: u8 = 1;
 pub const EXIT_ERROR: u8 = 2;
 
 /// Runs knobs with `args` (including the program name), writing to `out`
-/// and `err`, relative to `cwd`. Returns the exit status.
+/// and `err`, relative to `cwd`. Returns the exit status. Output is never
+/// coloured: use [`run_on`] for a terminal.
 pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write, cwd: &std::path::Path) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    run_on(args, out, err, cwd, false)
+}
+
+/// Like [`run`]; `terminal` says whether `out` is a terminal, which
+/// `--color auto` colours.
+pub fn run_on<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write, cwd: &std::path::Path, terminal: bool) -> u8
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -43,7 +54,12 @@ where
             return code;
         }
     };
-    let mut io = Io { out, err, cwd: cwd.to_path_buf(), color: false };
+    let color = match cli.color {
+        cli::ColorChoice::Always => true,
+        cli::ColorChoice::Never => false,
+        cli::ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    let mut io = Io { out, err, cwd: cwd.to_path_buf(), color };
     match dispatch(&cli, &mut io) {
         Ok(Outcome::Clean) => EXIT_CLEAN,
         Ok(Outcome::Findings) => EXIT_FINDINGS,

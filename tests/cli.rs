@@ -28,3 +28,16 @@ fn usage_errors_exit_2() {
     let r = run_in(tmp.path(), &["frobnicate"]);
     assert_eq!(r.code, 2);
 }
+
+#[test]
+fn color_always_and_never() {
+    let root = crate::support::root();
+    let md = "fixtures/lint/rules/KNB001/bad.md";
+    let always = run_in(&root, &["lint", "--color", "always", md]);
+    assert!(always.stdout.contains("\u{1b}["), "--color always colours");
+    let never = run_in(&root, &["--color", "never", "lint", md]);
+    assert!(!never.stdout.contains("\u{1b}["), "--color never does not");
+    // The built binary writing to a pipe is not a terminal: no colour.
+    let piped = crate::support::knobs(&root, &["lint", md]);
+    assert!(!piped.stdout.contains("\u{1b}["));
+}

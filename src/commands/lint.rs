@@ -33,7 +33,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     let mut report = lint_files(&walked.files, &io.cwd, &settings);
     report.skipped.extend(walked.skipped);
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
-    let color = args.format == Format::Human && std::env::var_os("NO_COLOR").is_none() && io.color;
+    let color = args.format == Format::Human && io.color;
     let text = report::render(&report, args.format, &report::Context { build: &build, color });
     io.out.write_all(text.as_bytes()).into_diagnostic()?;
     if args.format == Format::Human {
