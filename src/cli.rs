@@ -28,6 +28,12 @@ pub enum ColorChoice {
 pub enum Command {
     /// Lint runbooks, env files and serve scripts against the pinned catalogue.
     Lint(LintArgs),
+    /// Everything the catalogue knows about a flag, env key, metric or rule.
+    Explain(ExplainArgs),
+    /// List the flags of a catalogued version, one per line.
+    Flags(FlagsArgs),
+    /// List the lint rules.
+    Rules,
     /// Extract a catalogue from a tag of the engine's repository.
     Sync(SyncArgs),
     /// Show or compare catalogues.
@@ -60,6 +66,50 @@ pub struct LintArgs {
     pub fail_on: Option<FailOn>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    Human,
+    Json,
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// A flag (`--busy-prefill-chunk` or `busy-prefill-chunk`), an env key
+    /// (`BUSY_PREFILL_CHUNK`), a metric, or a rule (`KNB002`, `invented-member`).
+    /// After `--`, a name is always an engine flag: `knobs explain -- --format`.
+    #[arg(allow_hyphen_values = true, value_name = "SUBJECT")]
+    pub subject: String,
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
+    pub format: ExplainFormat,
+    /// Explain against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
+    #[arg(long = "version", value_name = "TAG")]
+    pub version: Option<String>,
+    /// Read catalogues (and semantics.toml) from this folder instead of the embedded ones
+    #[arg(long, value_name = "DIR")]
+    pub catalog_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct FlagsArgs {
+    /// List the flags of this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
+    #[arg(long = "version", value_name = "TAG")]
+    pub version: Option<String>,
+    /// Read catalogues from this folder instead of the embedded ones
+    #[arg(long, value_name = "DIR")]
+    pub catalog_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Check against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
+    #[arg(long = "version", value_name = "TAG")]
+    pub version: Option<String>,
+    /// Read catalogues and semantics.toml from this folder instead of the embedded ones
+    #[arg(long, value_name = "DIR")]
+    pub catalog_dir: Option<PathBuf>,
+}
+
 #[derive(Debug, Args)]
 pub struct SyncArgs {
     /// Repository URL or path [default: knobs.toml `[pin] repo`]
@@ -82,6 +132,8 @@ pub enum CatalogCommand {
     Diff(DiffArgs),
     /// A catalogue as a table, JSON, or a Markdown reference page.
     Show(ShowArgs),
+    /// Check the semantics overlay against a catalogue: every name it uses must exist.
+    Check(CheckArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

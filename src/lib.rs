@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod explain;
 pub mod extract;
 pub mod lint;
 pub mod report;
@@ -77,7 +78,11 @@ fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
     let cfg = config::load_from(&io.cwd).map_err(|e| miette::Report::new(*e))?;
     match &cli.command {
         cli::Command::Lint(a) => commands::lint::run(a, &cfg, io),
+        cli::Command::Explain(a) => commands::explain::run(a, &cfg, io),
+        cli::Command::Flags(a) => commands::explain::flags(a, &cfg, io),
+        cli::Command::Rules => commands::explain::rules(io),
         cli::Command::Sync(a) => commands::sync::run(a, &cfg, io),
+        cli::Command::Catalog(cli::CatalogCommand::Check(a)) => commands::catalog::check(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Show(a)) => commands::catalog::show(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Diff(a)) => commands::catalog::diff(a, &cfg, io),
     }

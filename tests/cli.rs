@@ -41,3 +41,9 @@ fn color_always_and_never() {
     let piped = crate::support::knobs(&root, &["lint", md]);
     assert!(!piped.stdout.contains("\u{1b}["));
 }
+
+#[test]
+fn explain_help() {
+    insta::assert_snapshot!("explain", help(&["explain", "--help"]));
+    insta::assert_snapshot!("catalog_check", help(&["catalog", "check", "--help"]));
+}

@@ -4,6 +4,7 @@ mod support;
 
 mod catalog;
 mod cli;
+mod explain;
 mod hostile;
 mod idioms;
 mod lint;

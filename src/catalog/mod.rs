@@ -4,4 +4,5 @@
 pub mod diff;
 pub mod model;
 pub mod render;
+pub mod semantics;
 pub mod store;

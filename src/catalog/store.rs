@@ -8,7 +8,7 @@ use include_dir::{include_dir, Dir};
 
 use super::model::{Catalog, SCHEMA_VERSION};
 
-static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/catalog");
+pub(crate) static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/catalog");
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum StoreError {

@@ -33,3 +33,28 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     io.out.write_all(text.as_bytes()).into_diagnostic()?;
     Ok(Outcome::Clean)
 }
+
+/// `knobs catalog check`: the overlay against a catalogue. Problems are
+/// warnings, and make the exit status 1.
+pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+    use crate::catalog::semantics::{check, Semantics};
+    let dir = args.catalog_dir.as_ref().map(|d| io.cwd.join(d));
+    let store = Store::open(dir.as_deref())?;
+    let sem = Semantics::open(dir.as_deref())?;
+    let catalog = store.select(&cfg.engine, args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let problems = check(&sem, catalog);
+    for p in &problems {
+        writeln!(io.err, "warning: semantics.toml {}: {}", p.at, p.message).into_diagnostic()?;
+    }
+    writeln!(
+        io.out,
+        "semantics overlay: {} flags, {} metrics checked against {} {}: {}",
+        sem.flag.len(),
+        sem.metric.len(),
+        catalog.source.engine,
+        catalog.source.tag,
+        if problems.is_empty() { "no problems".to_string() } else { format!("{} problems", problems.len()) }
+    )
+    .into_diagnostic()?;
+    Ok(if problems.is_empty() { Outcome::Clean } else { Outcome::Findings })
+}

@@ -2,6 +2,7 @@
 //! status out.
 
 pub mod catalog;
+pub mod explain;
 pub mod lint;
 pub mod sync;
 

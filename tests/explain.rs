@@ -1,0 +1,159 @@
+//! `knobs explain`, `knobs flags`, `knobs rules` and the semantics overlay.
+
+use knobs::catalog::semantics::{check, Semantics};
+use knobs::catalog::store::Store;
+
+use crate::support::{self, run_in};
+
+fn explain(args: &[&str]) -> crate::support::Output {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut argv = vec!["explain"];
+    argv.extend_from_slice(args);
+    run_in(tmp.path(), &argv)
+}
+
+#[test]
+fn every_1_8_1_flag() {
+    let store = Store::embedded().expect("embedded");
+    let c = store.get("radiance", "v1.8.1").expect("v1.8.1");
+    for f in &c.flags {
+        let r = explain(&[&f.name]);
+        assert_eq!(r.code, 0, "{}: {}", f.name, r.stderr);
+        insta::assert_snapshot!(format!("flag{}", f.name), r.stdout);
+    }
+}
+
+#[test]
+fn every_rule() {
+    for rule in knobs::lint::rules::RULES {
+        let by_code = explain(&[rule.code]);
+        assert_eq!(by_code.code, 0);
+        assert_eq!(by_code.stdout, explain(&[rule.name]).stdout, "{} by name", rule.code);
+        insta::assert_snapshot!(format!("rule-{}", rule.code), by_code.stdout);
+    }
+}
+
+#[test]
+fn subjects_in_every_spelling() {
+    let dashed = explain(&["--busy-prefill-chunk"]).stdout;
+    assert!(dashed.starts_with("--busy-prefill-chunk — prefill-speed dial"), "{dashed}");
+    assert_eq!(explain(&["busy-prefill-chunk"]).stdout, dashed);
+    assert_eq!(explain(&["BUSY_PREFILL_CHUNK"]).stdout, dashed);
+    assert_eq!(explain(&["FRANK_ARCHON_BUSY_PREFILL_CHUNK"]).stdout, dashed);
+    // knobs' own options keep their meaning beside a flag subject.
+    let json = explain(&["--format", "json", "--busy-prefill-chunk"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(v["flag"]["flag"]["name"], "--busy-prefill-chunk");
+    // After `--`, `--format` is an engine flag; radiance has none.
+    let r = explain(&["--", "--format"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("`--format` is not a flag, env key, metric or rule of radiance v1.8.1"), "{}", r.stderr);
+}
+
+#[test]
+fn metrics_and_their_traps() {
+    let r = explain(&["radiance:num_requests_preempted"]);
+    insta::assert_snapshot!(r.stdout);
+    let r = explain(&["radiance:num_preemptions_total"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("it is exported as `vllm:num_preemptions_total`"), "{}", r.stderr);
+    let r = explain(&["vllm:time_to_first_token_seconds_bucket", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["metric"]["metric"]["name"], "vllm:time_to_first_token_seconds");
+}
+
+#[test]
+fn did_you_mean_across_subject_kinds() {
+    for (typo, near) in [
+        ("--prefill-interleav", "`--prefill-interleave`"),
+        ("CHECKPOINT_POLICE", "`CHECKPOINT_POLICY`"),
+        ("radiance:engine_steps_hold_total", "`radiance:engine_steps_held_total`"),
+        ("invented-membr", "`invented-member`"),
+        ("KNB02", "`KNB002`"),
+    ] {
+        let r = explain(&[typo]);
+        assert_eq!(r.code, 2, "{typo}");
+        assert!(r.stderr.contains(near), "{typo}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn versions_history_and_meter_presence() {
+    let r = explain(&["--version", "v1.0.13", "--prefill-interleave"]);
+    assert!(r.stdout.contains("not in radiance v1.0.13"), "{}", r.stdout);
+    assert!(r.stdout.contains("ABSENT   radiance:engine_steps_held_total"), "{}", r.stdout);
+    let r = explain(&["--prefill-chunk"]);
+    assert!(r.stdout.contains("v1.8.1      removed: renamed to `--busy-prefill-chunk`"), "{}", r.stdout);
+    let r = explain(&["--checkpoint-policy", "--format", "markdown"]);
+    insta::assert_snapshot!(r.stdout);
+}
+
+#[test]
+fn flags_and_rules_listings() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    insta::assert_snapshot!("flags", run_in(tmp.path(), &["flags"]).stdout);
+    let old = run_in(tmp.path(), &["flags", "--version", "v1.0.13"]).stdout;
+    assert!(old.lines().any(|l| l.starts_with("--prefill-chunk ")), "{old}");
+    insta::assert_snapshot!("rules", run_in(tmp.path(), &["rules"]).stdout);
+}
+
+/// The committed overlay names nothing the newest catalogue lacks.
+#[test]
+fn overlay_matches_the_catalogue() {
+    let store = Store::embedded().expect("embedded");
+    let sem = Semantics::embedded().expect("overlay");
+    let newest = store.newest("radiance").expect("newest");
+    assert_eq!(check(&sem, newest), vec![]);
+    assert!(sem.flag.len() >= 8 && sem.metric.len() >= 5);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let r = run_in(tmp.path(), &["catalog", "check"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""));
+}
+
+/// A planted invented name — a meter, a member in a rollback, a flag in prose
+/// — fails the check.
+#[test]
+fn overlay_check_catches_planted_names() {
+    let store = Store::embedded().expect("embedded");
+    let newest = store.newest("radiance").expect("newest");
+    let text = std::fs::read_to_string(support::root().join("catalog/semantics.toml")).expect("overlay");
+    for (find, plant, needle) in [
+        (
+            "meters = [\"radiance:engine_steps_held_total\"]",
+            "meters = [\"radiance:engine_steps_hold_total\"]",
+            "`radiance:engine_steps_hold_total` is not exported",
+        ),
+        (
+            "rollback = \"CHECKPOINT_POLICY=geometric-backoff\"",
+            "rollback = \"CHECKPOINT_POLICY=floor\"",
+            "`floor` is not a value",
+        ),
+        (
+            "It governs retention only.",
+            "It governs retention only; see --checkpoint-floor.",
+            "`--checkpoint-floor` is not a flag",
+        ),
+        (
+            "[metric.\"radiance:num_requests_preempted\"]",
+            "[metric.\"radiance:num_preemptions_total\"]",
+            "`radiance:num_preemptions_total` is not exported",
+        ),
+    ] {
+        assert!(text.contains(find), "{find}");
+        let planted = Semantics::parse(std::path::Path::new("t.toml"), &text.replacen(find, plant, 1)).expect("parse");
+        let problems = check(&planted, newest);
+        assert!(problems.iter().any(|p| p.message.contains(needle)), "{plant}: {problems:?}");
+    }
+    // Through the CLI, from a catalogue folder holding the planted overlay.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(tmp.path().join("cat/radiance")).expect("mkdir");
+    std::fs::write(tmp.path().join("cat/radiance/v1.8.1.toml"), newest.to_toml().expect("toml")).expect("write");
+    std::fs::write(tmp.path().join("cat/semantics.toml"), text.replacen("MAX_NUM_SEQS=2", "MAX_SEQS=2", 1))
+        .expect("write");
+    let r = run_in(tmp.path(), &["catalog", "check", "--catalog-dir", "cat"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "warning: semantics.toml flag.\"--max-num-seqs\".rollback: `MAX_SEQS` sets no flag of radiance v1.8.1\n"
+    );
+}
