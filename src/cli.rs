@@ -39,6 +39,19 @@ pub enum Command {
     /// Show or compare catalogues.
     #[command(subcommand)]
     Catalog(CatalogCommand),
+    /// Manage the git pre-commit hook.
+    #[command(subcommand)]
+    Hook(HookCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Write .git/hooks/pre-commit to run `knobs lint --staged`.
+    Install {
+        /// Overwrite a pre-commit hook that knobs did not write
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -64,6 +77,12 @@ pub struct LintArgs {
     /// The lowest severity that makes the exit status 1 [default: knobs.toml, else warning]
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
+    /// Lint the content staged in the git index, not the working tree
+    #[arg(long, conflicts_with = "changed_since")]
+    pub staged: bool,
+    /// Lint only files changed since this git ref (committed, staged, unstaged or untracked)
+    #[arg(long, value_name = "REF")]
+    pub changed_since: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

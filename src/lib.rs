@@ -82,6 +82,7 @@ fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
         cli::Command::Flags(a) => commands::explain::flags(a, &cfg, io),
         cli::Command::Rules => commands::explain::rules(io),
         cli::Command::Sync(a) => commands::sync::run(a, &cfg, io),
+        cli::Command::Hook(cli::HookCommand::Install { force }) => commands::hook::install(*force, io),
         cli::Command::Catalog(cli::CatalogCommand::Check(a)) => commands::catalog::check(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Show(a)) => commands::catalog::show(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Diff(a)) => commands::catalog::diff(a, &cfg, io),

@@ -5,6 +5,7 @@ mod support;
 mod catalog;
 mod cli;
 mod explain;
+mod gate;
 mod hostile;
 mod idioms;
 mod lint;

@@ -2,6 +2,7 @@
 //! render the findings, and map them to an exit status.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use miette::{IntoDiagnostic, Result};
 
@@ -11,8 +12,10 @@ use crate::catalog::store::Store;
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
 use crate::lint::rules::Severity;
-use crate::lint::{lint_files, Settings, DEFAULT_MAX_FILE_SIZE};
+use crate::lint::{lint_files, Disk, Index, Settings, DEFAULT_MAX_FILE_SIZE};
 use crate::report::{self, Format};
+use crate::source::Worktree;
+use crate::walk::{classify, FileKind};
 
 pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     let store = Store::open(args.catalog_dir.as_ref().map(|d| io.cwd.join(d)).as_deref())?;
@@ -29,9 +32,20 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         severity: cfg.severity.iter().copied().collect::<HashMap<_, _>>(),
         max_file_size: cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE),
     };
-    let walked = crate::walk::discover(&args.paths, &io.cwd, &settings.env_files)?;
-    let mut report = lint_files(&walked.files, &io.cwd, &settings);
-    report.skipped.extend(walked.skipped);
+    let report = if args.staged {
+        let (files, index) = staged(args, &settings, io)?;
+        lint_files(&files, &index, &settings)
+    } else {
+        let mut walked = crate::walk::discover(&args.paths, &io.cwd, &settings.env_files)?;
+        if let Some(rev) = &args.changed_since {
+            let changed = changed_since(rev, io)?;
+            walked.files.retain(|(p, _)| changed.iter().any(|c| c == p));
+        }
+        let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
+        let mut report = lint_files(&walked.files, &disk, &settings);
+        report.skipped.extend(walked.skipped);
+        report
+    };
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     let color = args.format == Format::Human && io.color;
     let text = report::render(&report, args.format, &report::Context { build: &build, color });
@@ -51,4 +65,63 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         None => Severity::Warning,
     };
     Ok(if report.findings().any(|f| f.severity >= fail_on) { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// Shows a repository path relative to the working directory when it is
+/// below it, else relative to the repository root.
+fn shown(root: &Path, rel: &str, cwd: &Path) -> PathBuf {
+    let abs = root.join(rel);
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let abs_canon =
+        abs.parent().and_then(|p| p.canonicalize().ok()).map(|p| p.join(abs.file_name().unwrap_or_default()));
+    abs_canon
+        .as_deref()
+        .unwrap_or(&abs)
+        .strip_prefix(&cwd)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| PathBuf::from(rel))
+}
+
+/// The staged files under the given paths, classified, with their blobs and
+/// the blobs of env files' siblings (their trio).
+fn staged(args: &LintArgs, settings: &Settings<'_>, io: &Io<'_>) -> Result<(Vec<(PathBuf, FileKind)>, Index)> {
+    let tree = Worktree::discover(&io.cwd)?;
+    let under = |path: &Path| args.paths.iter().any(|p| p == Path::new(".") || path.starts_with(p));
+    let mut targets = std::collections::HashSet::new();
+    let mut trio_dirs = std::collections::HashSet::new();
+    for rel in tree.staged_paths()? {
+        let path = shown(&tree.root, &rel, &io.cwd);
+        // Judge by name first, so no blob is read for a `.rs` or a `.png`;
+        // a file without an extension may still be a script (shebang).
+        let by_name = classify(&path, &settings.env_files, b"#!/bin/sh\n");
+        if !under(&path) || by_name.is_none() {
+            continue;
+        }
+        if by_name == Some(FileKind::Env) {
+            if let Some(dir) = Path::new(&rel).parent() {
+                trio_dirs.insert(dir.to_path_buf());
+            }
+        }
+        targets.insert(rel);
+    }
+    let wanted = |rel: &str| targets.contains(rel) || Path::new(rel).parent().is_some_and(|d| trio_dirs.contains(d));
+    let mut files = Vec::new();
+    let mut blobs = Vec::new();
+    for s in tree.staged(&wanted)? {
+        let path = shown(&tree.root, &s.path, &io.cwd);
+        if targets.contains(&s.path) {
+            if let Some(kind) = classify(&path, &settings.env_files, &s.bytes) {
+                files.push((path.clone(), kind));
+            }
+        }
+        blobs.push((path, s.bytes));
+    }
+    files.sort();
+    Ok((files, Index { files: blobs, max_file_size: settings.max_file_size }))
+}
+
+/// Files changed since `rev`, as paths relative to the working directory.
+fn changed_since(rev: &str, io: &Io<'_>) -> Result<Vec<PathBuf>> {
+    let tree = Worktree::discover(&io.cwd)?;
+    Ok(tree.changed_since(rev)?.iter().map(|p| shown(&tree.root, p, &io.cwd)).collect())
 }

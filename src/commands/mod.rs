@@ -3,6 +3,7 @@
 
 pub mod catalog;
 pub mod explain;
+pub mod hook;
 pub mod lint;
 pub mod sync;
 

@@ -124,22 +124,81 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
     out
 }
 
+/// Where linted texts come from: the disk, or the git index (`--staged`).
+pub trait Source: Sync {
+    /// The text of a file, or why it is skipped.
+    fn read(&self, path: &Path) -> Result<String, String>;
+    /// The other files in the same folder (for env-trio context).
+    fn siblings(&self, path: &Path) -> Vec<(PathBuf, String)>;
+}
+
+/// Files on disk, relative to a working directory.
+pub struct Disk {
+    pub cwd: PathBuf,
+    pub max_file_size: u64,
+}
+
+impl Source for Disk {
+    fn read(&self, path: &Path) -> Result<String, String> {
+        let path = self.cwd.join(path);
+        let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read: {e}"))?;
+        if meta.len() > self.max_file_size {
+            return Err(format!("larger than {} bytes", self.max_file_size));
+        }
+        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read: {e}"))?;
+        decode(bytes, self.max_file_size)
+    }
+
+    fn siblings(&self, path: &Path) -> Vec<(PathBuf, String)> {
+        let abs = self.cwd.join(path);
+        let Some(dir) = abs.parent() else { return Vec::new() };
+        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+        let mut paths: Vec<PathBuf> =
+            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file()).collect();
+        paths.sort();
+        paths.into_iter().filter_map(|p| self.read(&p).ok().map(|t| (p, t))).collect()
+    }
+}
+
+/// Files as staged in the index, by path as shown.
+pub struct Index {
+    pub files: Vec<(PathBuf, Vec<u8>)>,
+    pub max_file_size: u64,
+}
+
+impl Source for Index {
+    fn read(&self, path: &Path) -> Result<String, String> {
+        let bytes = self.files.iter().find(|(p, _)| p == path).map(|(_, b)| b.clone()).ok_or("not staged")?;
+        decode(bytes, self.max_file_size)
+    }
+
+    fn siblings(&self, path: &Path) -> Vec<(PathBuf, String)> {
+        let dir = path.parent();
+        self.files
+            .iter()
+            .filter(|(p, _)| p.parent() == dir)
+            .filter_map(|(p, _)| self.read(p).ok().map(|t| (p.clone(), t)))
+            .collect()
+    }
+}
+
+/// Text of a file's bytes, or why it is skipped.
+fn decode(bytes: Vec<u8>, max: u64) -> Result<String, String> {
+    if bytes.len() as u64 > max {
+        return Err(format!("larger than {max} bytes"));
+    }
+    if bytes.iter().take(8192).any(|b| *b == 0) {
+        return Err("binary".into());
+    }
+    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
+}
+
 /// An env file's trio: the env variables its folder's serve scripts pass to
 /// flags, and the engine version its folder's env files pin.
-fn trio(path: &Path, settings: &Settings<'_>) -> (HashMap<String, String>, Vec<String>) {
+fn trio(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> (HashMap<String, String>, Vec<String>) {
     let mut env_flags = HashMap::new();
     let mut pins = Vec::new();
-    let Some(dir) = path.parent() else { return (env_flags, pins) };
-    let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
-    let Ok(entries) = std::fs::read_dir(dir) else { return (env_flags, pins) };
-    let mut entries: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        let small = std::fs::metadata(&p).is_ok_and(|m| m.is_file() && m.len() <= settings.max_file_size);
-        if !small {
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(&p) else { continue };
+    for (p, text) in source.siblings(path) {
         match crate::walk::classify(&p, &settings.env_files, text.as_bytes()) {
             Some(FileKind::Shell) => {
                 for (var, flag) in scan(&text, FileKind::Shell, settings, settings.catalog).env_flags {
@@ -157,16 +216,17 @@ fn trio(path: &Path, settings: &Settings<'_>) -> (HashMap<String, String>, Vec<S
     (env_flags, pins)
 }
 
-/// Lints one file. `path` is as shown to the user; `abs` reads siblings.
+/// Lints one file, `path` as shown to the user; siblings come from `source`.
 pub fn lint_file(
-    path: &str,
-    abs: &Path,
+    path: &Path,
     text: String,
     kind: FileKind,
     settings: &Settings<'_>,
+    source: &dyn Source,
     notes: &mut Vec<String>,
 ) -> FileReport {
-    let (env_flags, pins) = if kind == FileKind::Env { trio(abs, settings) } else { Default::default() };
+    let (env_flags, pins) = if kind == FileKind::Env { trio(path, settings, source) } else { Default::default() };
+    let path = &path.display().to_string();
     let mut catalog = settings.catalog;
     if let Some(pin) = pins.first() {
         match settings.all.iter().find(|c| same_tag(&c.source.tag, pin)) {
@@ -249,7 +309,7 @@ fn apply_suppressions(violations: Vec<Violation>, suppressions: &[suppress::Supp
 }
 
 /// Lints files in parallel; results come back in input order.
-pub fn lint_files(files: &[(PathBuf, FileKind)], cwd: &Path, settings: &Settings<'_>) -> Report {
+pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Source, settings: &Settings<'_>) -> Report {
     let mut report = Report::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
     let chunk = files.len().div_ceil(threads).max(1);
@@ -262,12 +322,8 @@ pub fn lint_files(files: &[(PathBuf, FileKind)], cwd: &Path, settings: &Settings
                     let mut skipped = Vec::new();
                     let mut notes = Vec::new();
                     for (rel, kind) in part {
-                        let abs = cwd.join(rel);
-                        match read(&abs, settings.max_file_size) {
-                            Ok(text) => {
-                                let shown = rel.display().to_string();
-                                reports.push(lint_file(&shown, &abs, text, *kind, settings, &mut notes));
-                            }
+                        match source.read(rel) {
+                            Ok(text) => reports.push(lint_file(rel, text, *kind, settings, source, &mut notes)),
                             Err(reason) => skipped.push(Skipped { path: rel.clone(), reason }),
                         }
                     }
@@ -284,19 +340,6 @@ pub fn lint_files(files: &[(PathBuf, FileKind)], cwd: &Path, settings: &Settings
         report.notes.extend(n);
     }
     report
-}
-
-/// Reads a file to lint, or says why it is skipped.
-fn read(path: &Path, max: u64) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
-    if meta.len() > max {
-        return Err(format!("larger than {max} bytes"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    if bytes.iter().take(8192).any(|b| *b == 0) {
-        return Err("binary".into());
-    }
-    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
 }
 
 /// The refs of a text, for tests and tools.

@@ -1,9 +1,12 @@
-//! The pinned source: a tag of the engine's repository, read blob by blob.
+//! Git: the pinned source (a tag of the engine's repository, read blob by
+//! blob) and the user's own repository (staged content, changed files, hooks).
 //!
 //! Only this module touches git2. Repositories are fetched into a bare cache;
 //! nothing is checked out, so no hook, filter or submodule of the fetched
 //! repository ever runs.
 
 mod git;
+mod worktree;
 
 pub use git::{cache_root, PinnedTree, SourceError};
+pub use worktree::{Staged, Worktree, WorktreeError};

@@ -1,0 +1,106 @@
+//! The user's own repository, for the gate: the content staged in the index
+//! (what a commit would record), the files changed since a ref, and where
+//! hooks live.
+
+use std::path::{Path, PathBuf};
+
+use git2::Repository;
+
+/// A file as it stands in the index.
+#[derive(Debug, Clone)]
+pub struct Staged {
+    /// Path relative to the repository root, with `/`.
+    pub path: String,
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum WorktreeError {
+    #[error("{} is not inside a git repository", path.display())]
+    #[diagnostic(code(knobs::git::no_repo), help("run it inside the repository whose changes you want linted"))]
+    NoRepo { path: PathBuf },
+    #[error("the repository has no work tree (it is bare)")]
+    #[diagnostic(code(knobs::git::bare))]
+    Bare,
+    #[error("`{rev}` does not name a commit: {message}")]
+    #[diagnostic(code(knobs::git::rev), help("give a branch, tag or commit, e.g. origin/main"))]
+    BadRev { rev: String, message: String },
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+}
+
+/// The repository containing `cwd`, and its work-tree root.
+pub struct Worktree {
+    repo: Repository,
+    pub root: PathBuf,
+}
+
+impl Worktree {
+    pub fn discover(cwd: &Path) -> Result<Worktree, WorktreeError> {
+        let repo = Repository::discover(cwd).map_err(|_| WorktreeError::NoRepo { path: cwd.to_path_buf() })?;
+        let root = repo.workdir().ok_or(WorktreeError::Bare)?.to_path_buf();
+        Ok(Worktree { repo, root })
+    }
+
+    /// The paths of the regular files in the index.
+    pub fn staged_paths(&self) -> Result<Vec<String>, WorktreeError> {
+        let index = self.repo.index()?;
+        Ok(index
+            .iter()
+            // Regular files only: no submodules (gitlinks) or symlinks.
+            .filter(|e| e.mode & 0o170000 == 0o100000)
+            .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+            .collect())
+    }
+
+    /// The staged content of the index entries `wanted` accepts.
+    pub fn staged(&self, wanted: &dyn Fn(&str) -> bool) -> Result<Vec<Staged>, WorktreeError> {
+        let index = self.repo.index()?;
+        let mut out = Vec::new();
+        for entry in index.iter() {
+            if entry.mode & 0o170000 != 0o100000 {
+                continue;
+            }
+            let path = String::from_utf8_lossy(&entry.path).into_owned();
+            if !wanted(&path) {
+                continue;
+            }
+            let blob = self.repo.find_blob(entry.id)?;
+            out.push(Staged { path, bytes: blob.content().to_vec() });
+        }
+        Ok(out)
+    }
+
+    /// Paths (relative to the root) that differ between `rev` and the work
+    /// tree, including staged and untracked files; deleted files are left out.
+    pub fn changed_since(&self, rev: &str) -> Result<Vec<String>, WorktreeError> {
+        let obj = self
+            .repo
+            .revparse_single(rev)
+            .map_err(|e| WorktreeError::BadRev { rev: rev.to_string(), message: e.message().to_string() })?;
+        let tree = obj
+            .peel_to_tree()
+            .map_err(|e| WorktreeError::BadRev { rev: rev.to_string(), message: e.message().to_string() })?;
+        let mut opts = git2::DiffOptions::new();
+        opts.include_untracked(true).recurse_untracked_dirs(true);
+        let diff = self.repo.diff_tree_to_workdir_with_index(Some(&tree), Some(&mut opts))?;
+        let mut out: Vec<String> = diff
+            .deltas()
+            .filter(|d| d.status() != git2::Delta::Deleted)
+            .filter_map(|d| d.new_file().path().map(|p| p.to_string_lossy().replace('\\', "/")))
+            .collect();
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The folder git runs hooks from (`core.hooksPath`, else `.git/hooks`).
+    pub fn hooks_dir(&self) -> PathBuf {
+        let configured = self.repo.config().ok().and_then(|c| c.get_path("core.hooksPath").ok());
+        match configured {
+            Some(p) if p.is_absolute() => p,
+            Some(p) => self.root.join(p),
+            None => self.repo.path().join("hooks"),
+        }
+    }
+}
