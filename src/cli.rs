@@ -13,6 +13,12 @@ pub struct Cli {
     /// When to colour output: auto is when writing to a terminal and NO_COLOR is unset
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Print only findings and errors: no summaries or notes
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Say more: which catalogue each file was judged against, files passed over
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -42,6 +48,20 @@ pub enum Command {
     /// Manage the git pre-commit hook.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Print the man page (roff).
+    Man,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
 }
 
 #[derive(Debug, Subcommand)]

@@ -17,8 +17,6 @@ pub mod walk;
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::Parser;
-
 use commands::{Io, Outcome};
 
 /// Exit status: nothing found.
@@ -46,7 +44,12 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match cli::Cli::try_parse_from(args) {
+    use clap::{CommandFactory, FromArgMatches};
+    let parsed = cli::Cli::command()
+        .version(commands::meta::version_text())
+        .try_get_matches_from(args)
+        .and_then(|m| cli::Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_ERROR } else { EXIT_CLEAN };
@@ -60,7 +63,8 @@ where
         cli::ColorChoice::Never => false,
         cli::ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
-    let mut io = Io { out, err, cwd: cwd.to_path_buf(), color };
+    let verbosity = if cli.quiet { -1 } else { i8::try_from(cli.verbose).unwrap_or(i8::MAX) };
+    let mut io = Io { out, err, cwd: cwd.to_path_buf(), color, verbosity };
     match dispatch(&cli, &mut io) {
         Ok(Outcome::Clean) => EXIT_CLEAN,
         Ok(Outcome::Findings) => EXIT_FINDINGS,
@@ -75,8 +79,15 @@ where
 }
 
 fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
+    // These need no configuration, so a broken knobs.toml cannot stop them.
+    match &cli.command {
+        cli::Command::Completions { shell } => return commands::meta::completions(*shell, io),
+        cli::Command::Man => return commands::meta::man(io),
+        _ => {}
+    }
     let cfg = config::load_from(&io.cwd).map_err(|e| miette::Report::new(*e))?;
     match &cli.command {
+        cli::Command::Completions { .. } | cli::Command::Man => unreachable!("handled above"),
         cli::Command::Lint(a) => commands::lint::run(a, &cfg, io),
         cli::Command::Explain(a) => commands::explain::run(a, &cfg, io),
         cli::Command::Flags(a) => commands::explain::flags(a, &cfg, io),
@@ -90,9 +101,7 @@ fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
 }
 
 fn is_broken_pipe(report: &miette::Report) -> bool {
-    report
-        .chain()
-        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+    report.downcast_ref::<commands::OutputError>().is_some_and(|e| e.0.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 /// Renders an error as text without colour, at a fixed width.

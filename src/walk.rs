@@ -12,6 +12,9 @@ pub enum FileKind {
     Shell,
 }
 
+/// Why a file named on the command line was not linted.
+pub const NOT_LINTABLE: &str = "not a runbook, env file or shell script";
+
 /// A file passed over, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {

@@ -47,3 +47,70 @@ fn explain_help() {
     insta::assert_snapshot!("explain", help(&["explain", "--help"]));
     insta::assert_snapshot!("catalog_check", help(&["catalog", "check", "--help"]));
 }
+
+#[test]
+fn version_names_the_embedded_catalogues() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let r = run_in(tmp.path(), &["--version"]);
+    assert_eq!(r.code, 0);
+    assert_eq!(r.stdout, format!("knobs {} (catalogues: radiance v1.0.13, v1.8.1)\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn completions_and_man_page() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for shell in ["bash", "zsh", "fish"] {
+        let r = run_in(tmp.path(), &["completions", shell]);
+        assert_eq!(r.code, 0, "{shell}");
+        for word in ["lint", "explain", "staged", "changed-since"] {
+            assert!(r.stdout.contains(word), "{shell} completion lacks {word}");
+        }
+    }
+    let r = run_in(tmp.path(), &["man"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with(".ie") && r.stdout.contains(".TH knobs 1"), "{}", &r.stdout[..80.min(r.stdout.len())]);
+    // A broken knobs.toml does not stop them.
+    std::fs::write(tmp.path().join("knobs.toml"), "[pin\n").expect("write");
+    assert_eq!(run_in(tmp.path(), &["completions", "fish"]).code, 0);
+}
+
+#[test]
+fn quiet_and_verbose() {
+    let clean = crate::support::fixtures().join("lint/clean");
+    let r = run_in(&clean, &["lint", "-q"]);
+    assert_eq!((r.code, r.stdout.as_str(), r.stderr.as_str()), (0, "", ""));
+    let r = run_in(&clean, &["lint", "-v"]);
+    assert_eq!(
+        r.stderr,
+        "note: services/old-batch/image.env: judged against radiance v1.0.13\nnote: services/old-batch/knobs.env: judged against radiance v1.0.13\n"
+    );
+    let root = crate::support::root();
+    let r = run_in(&root, &["lint", "Cargo.toml", "README.md"]);
+    assert_eq!(r.stderr, "", "a non-lintable file named on the command line is noted only with -v");
+    let r = run_in(&root, &["lint", "-v", "Cargo.toml", "README.md"]);
+    assert!(r.stderr.contains("note: skipped Cargo.toml: not a runbook, env file or shell script"), "{}", r.stderr);
+}
+
+/// `knobs lint | head -1`: the reader goes away; knobs exits quietly.
+#[test]
+fn a_broken_pipe_is_not_an_error() {
+    use std::io::{BufRead, BufReader};
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let many: String = (0..4000).map(|i| format!("L{i}=1\nCHECKPOINT_POLICY=floor\n")).collect();
+    std::fs::write(tmp.path().join("big.env"), many).expect("write");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_knobs"))
+        .args(["lint", "--format", "short"])
+        .current_dir(tmp.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut first = String::new();
+    BufReader::new(stdout).read_line(&mut first).expect("one line");
+    // Dropping the reader closes the pipe.
+    let out = child.wait_with_output().expect("wait");
+    assert!(first.contains("KNB002"), "{first}");
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

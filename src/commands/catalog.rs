@@ -16,7 +16,7 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         ShowFormat::Markdown => render::markdown(catalog),
         ShowFormat::Json => serde_json::to_string_pretty(catalog).into_diagnostic()? + "\n",
     };
-    io.out.write_all(text.as_bytes()).into_diagnostic()?;
+    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)
 }
 
@@ -30,7 +30,7 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         DiffFormat::Human => render::diff_human(&d),
         DiffFormat::Json => serde_json::to_string_pretty(&d).into_diagnostic()? + "\n",
     };
-    io.out.write_all(text.as_bytes()).into_diagnostic()?;
+    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)
 }
 
@@ -44,7 +44,7 @@ pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Io<'_>) -> Res
     let catalog = store.select(&cfg.engine, args.version.as_deref().or(cfg.tag.as_deref()))?;
     let problems = check(&sem, catalog);
     for p in &problems {
-        writeln!(io.err, "warning: semantics.toml {}: {}", p.at, p.message).into_diagnostic()?;
+        writeln!(io.err, "warning: semantics.toml {}: {}", p.at, p.message).map_err(super::OutputError)?;
     }
     writeln!(
         io.out,
@@ -55,6 +55,6 @@ pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Io<'_>) -> Res
         catalog.source.tag,
         if problems.is_empty() { "no problems".to_string() } else { format!("{} problems", problems.len()) }
     )
-    .into_diagnostic()?;
+    .map_err(super::OutputError)?;
     Ok(if problems.is_empty() { Outcome::Clean } else { Outcome::Findings })
 }

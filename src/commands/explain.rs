@@ -1,6 +1,6 @@
 //! `knobs explain`, `knobs flags` and `knobs rules`.
 
-use miette::{IntoDiagnostic, Result};
+use miette::Result;
 
 use super::{Io, Outcome};
 use crate::catalog::model::Catalog;
@@ -23,7 +23,7 @@ pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
         ExplainFormat::Markdown => explain::markdown(&subject),
         ExplainFormat::Json => explain::json(&subject),
     };
-    io.out.write_all(text.as_bytes()).into_diagnostic()?;
+    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)
 }
 
@@ -41,7 +41,7 @@ pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
         text.push_str(line.trim_end());
         text.push('\n');
     }
-    io.out.write_all(text.as_bytes()).into_diagnostic()?;
+    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)
 }
 
@@ -50,6 +50,6 @@ pub fn rules(io: &mut Io<'_>) -> Result<Outcome> {
     for r in RULES {
         text.push_str(&format!("{}  {:<20}  {:<7}  {}\n", r.code, r.name, r.severity.as_str(), r.summary()));
     }
-    io.out.write_all(text.as_bytes()).into_diagnostic()?;
+    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)
 }

@@ -1,6 +1,6 @@
 //! `knobs hook install`: a git pre-commit hook that lints what is staged.
 
-use miette::{miette, IntoDiagnostic, Result};
+use miette::{miette, Result};
 
 use super::{Io, Outcome};
 use crate::source::Worktree;
@@ -35,6 +35,7 @@ pub fn install(force: bool, io: &mut Io<'_>) -> Result<Outcome> {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
             .map_err(|e| miette!("cannot make {} executable: {e}", path.display()))?;
     }
-    writeln!(io.out, "installed {}: `git commit` now runs `knobs lint --staged`", path.display()).into_diagnostic()?;
+    writeln!(io.out, "installed {}: `git commit` now runs `knobs lint --staged`", path.display())
+        .map_err(super::OutputError)?;
     Ok(Outcome::Clean)
 }

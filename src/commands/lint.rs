@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use miette::{IntoDiagnostic, Result};
+use miette::Result;
 
 use super::{Io, Outcome};
 use crate::catalog::model::Catalog;
@@ -48,15 +48,27 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     };
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     let color = args.format == Format::Human && io.color;
-    let text = report::render(&report, args.format, &report::Context { build: &build, color });
-    io.out.write_all(text.as_bytes()).into_diagnostic()?;
-    if args.format == Format::Human {
+    let ctx = report::Context { build: &build, color, summary: io.verbosity >= 0 };
+    let text = report::render(&report, args.format, &ctx);
+    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
+    if io.verbosity >= 0 {
         for s in &report.skipped {
-            writeln!(io.err, "note: skipped {}: {}", s.path.display(), s.reason).into_diagnostic()?;
+            // A file named on the command line that is not ours: only with -v.
+            if s.reason != crate::walk::NOT_LINTABLE || io.verbosity > 0 {
+                writeln!(io.err, "note: skipped {}: {}", s.path.display(), s.reason).map_err(super::OutputError)?;
+            }
+        }
+        for n in &report.notes {
+            writeln!(io.err, "note: {n}").map_err(super::OutputError)?;
         }
     }
-    for n in &report.notes {
-        writeln!(io.err, "note: {n}").into_diagnostic()?;
+    if io.verbosity > 0 {
+        for f in &report.files {
+            if f.tag != catalog.source.tag || io.verbosity > 1 {
+                writeln!(io.err, "note: {}: judged against {} {}", f.path, catalog.source.engine, f.tag)
+                    .map_err(super::OutputError)?;
+            }
+        }
     }
     let fail_on = match args.fail_on {
         Some(FailOn::Error) => Severity::Error,

@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod explain;
 pub mod hook;
 pub mod lint;
+pub mod meta;
 pub mod sync;
 
 use std::io::Write;
@@ -16,6 +17,8 @@ pub struct Io<'a> {
     pub cwd: std::path::PathBuf,
     /// True when colour may be used (a terminal, and no NO_COLOR).
     pub color: bool,
+    /// -1 quiet, 0 normal, 1 and up verbose.
+    pub verbosity: i8,
 }
 
 /// How a command ended, short of a tool error.
@@ -24,3 +27,10 @@ pub enum Outcome {
     Clean,
     Findings,
 }
+
+/// Writing output failed (for `knobs lint | head`, a broken pipe, which is
+/// not an error).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("cannot write output: {0}")]
+#[diagnostic(code(knobs::output))]
+pub struct OutputError(#[from] pub std::io::Error);

@@ -42,6 +42,9 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     let path = out.join(&engine).join(format!("{tag}.toml"));
     write_atomic(&path, &catalog.to_toml().into_diagnostic()?)?;
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path);
+    if io.verbosity < 0 {
+        return Ok(Outcome::Clean);
+    }
     writeln!(
         io.out,
         "{}: {} flags ({} enums), {} metrics — {} {} @ {}{}",
@@ -54,7 +57,7 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         &catalog.source.commit[..catalog.source.commit.len().min(12)],
         if tree.from_cache { " (cached)" } else { "" }
     )
-    .into_diagnostic()?;
+    .map_err(super::OutputError)?;
     Ok(Outcome::Clean)
 }
 
@@ -73,7 +76,7 @@ pub fn build(tree: &PinnedTree, engine: &str, cfg: &Config, io: &mut Io<'_>) -> 
     let (metrics, metric_warnings) = extract_metrics(&sources)?;
     warnings.extend(metric_warnings);
     for w in &warnings {
-        writeln!(io.err, "warning: {w}").into_diagnostic()?;
+        writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
     }
     let mut catalog = Catalog {
         schema: SCHEMA_VERSION,

@@ -77,6 +77,9 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     }
     let c = counts(report);
     let total = c.errors + c.warnings;
+    if !ctx.summary {
+        return out;
+    }
     if total == 0 {
         let _ = writeln!(out, "No findings in {} (against {}).", plural(c.files, "file"), ctx.build);
     } else {

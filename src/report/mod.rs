@@ -30,6 +30,8 @@ pub struct Context<'a> {
     /// `radiance v1.8.1`
     pub build: &'a str,
     pub color: bool,
+    /// False under --quiet: no summary line.
+    pub summary: bool,
 }
 
 /// Renders a report in a format.

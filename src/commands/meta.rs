@@ -1,0 +1,48 @@
+//! Commands about knobs itself: `--version`, `completions`, `man`.
+
+use clap::CommandFactory;
+use miette::{IntoDiagnostic, Result};
+
+use super::{Io, Outcome};
+use crate::cli::{Cli, Shell};
+
+/// `0.1.0 (catalogues: radiance v1.0.13, v1.8.1)`, read from the embedded
+/// file names only, so start-up parses nothing.
+pub fn version_text() -> &'static str {
+    static TEXT: std::sync::LazyLock<String> = std::sync::LazyLock::new(compute_version);
+    TEXT.as_str()
+}
+
+fn compute_version() -> String {
+    let mut engines: Vec<String> = Vec::new();
+    for dir in crate::catalog::store::EMBEDDED.dirs() {
+        let engine = dir.path().to_string_lossy().into_owned();
+        let mut tags: Vec<String> =
+            dir.files().filter_map(|f| f.path().file_stem().map(|s| s.to_string_lossy().into_owned())).collect();
+        tags.sort_by(|a, b| crate::catalog::store::compare_tags(a, b));
+        engines.push(format!("{engine} {}", tags.join(", ")));
+    }
+    engines.sort();
+    format!("{} (catalogues: {})", env!("CARGO_PKG_VERSION"), engines.join("; "))
+}
+
+pub fn completions(shell: Shell, io: &mut Io<'_>) -> Result<Outcome> {
+    let mut cmd = Cli::command();
+    let shell = match shell {
+        Shell::Bash => clap_complete::Shell::Bash,
+        Shell::Zsh => clap_complete::Shell::Zsh,
+        Shell::Fish => clap_complete::Shell::Fish,
+    };
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "knobs", &mut buf);
+    io.out.write_all(&buf).map_err(super::OutputError)?;
+    Ok(Outcome::Clean)
+}
+
+pub fn man(io: &mut Io<'_>) -> Result<Outcome> {
+    let cmd = Cli::command().version(version_text());
+    let mut buf = Vec::new();
+    clap_mangen::Man::new(cmd).render(&mut buf).into_diagnostic()?;
+    io.out.write_all(&buf).map_err(super::OutputError)?;
+    Ok(Outcome::Clean)
+}
