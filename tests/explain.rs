@@ -17,7 +17,8 @@ fn every_1_8_1_flag() {
     let store = Store::embedded().expect("embedded");
     let c = store.get("radiance", "v1.8.1").expect("v1.8.1");
     for f in &c.flags {
-        let r = explain(&[&f.name]);
+        // `--` keeps knobs' own options (`--help`) from taking the name.
+        let r = explain(&["--", &f.name]);
         assert_eq!(r.code, 0, "{}: {}", f.name, r.stderr);
         insta::assert_snapshot!(format!("flag{}", f.name), r.stdout);
     }
