@@ -4,6 +4,7 @@ mod support;
 
 mod catalog;
 mod cli;
+mod docs;
 mod explain;
 mod gate;
 mod hostile;

@@ -1,0 +1,68 @@
+//! Every `knobs …` command the documentation shows is one knobs accepts.
+
+use clap::Parser;
+
+use crate::support;
+
+/// `knobs …` lines in the fenced code blocks of a Markdown file.
+fn commands(path: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(support::root().join(path)).expect("doc");
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            continue;
+        }
+        let line = line.trim().trim_start_matches("- ").trim_start_matches("run: ");
+        if in_block && line.starts_with("knobs ") {
+            let cmd = line.split(" #").next().unwrap_or(line);
+            let cmd = cmd.split(" > ").next().unwrap_or(cmd).split(" ||").next().unwrap_or(cmd);
+            out.push(cmd.trim().to_string());
+        }
+    }
+    out
+}
+
+/// Splits a shell-ish command line, keeping quoted words whole.
+fn words(cmd: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quote = None;
+    for c in cmd.chars() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, ' ') => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            _ => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+#[test]
+fn documented_commands_parse() {
+    let mut seen = 0;
+    for doc in ["README.md", "docs/ci.md"] {
+        for cmd in commands(doc) {
+            // Placeholders such as [PATH...] and URL|PATH stand for values.
+            let cmd = cmd.replace("[PATH...]", ".").replace("URL|PATH", "repo").replace("[TAG]", "v1.8.1");
+            let cmd = cmd.replace("[--format human|json|markdown]", "").replace("[--format human|json]", "");
+            let result = knobs::cli::Cli::try_parse_from(words(&cmd));
+            assert!(
+                result.is_ok(),
+                "{doc}: `{cmd}` does not parse: {}",
+                result.err().map(|e| e.to_string()).unwrap_or_default()
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen >= 8, "only {seen} documented commands found");
+}
