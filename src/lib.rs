@@ -12,6 +12,7 @@ pub mod extract;
 pub mod lint;
 pub mod report;
 pub mod source;
+mod syntax;
 pub mod walk;
 
 use std::ffi::OsString;

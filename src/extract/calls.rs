@@ -175,20 +175,7 @@ fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>])
     if c.name.is_empty() || (!declares && evidence == 0) {
         return None;
     }
-    let mut pending = pending.into_iter();
-    if c.metavar.is_none() && c.default.is_none() {
-        match (pending.next(), pending.next()) {
-            (Some(a), Some(b)) => {
-                c.metavar = Some(a);
-                c.default = Some(b);
-            }
-            (Some(a), None) => c.default = Some(a),
-            _ => {}
-        }
-    } else if c.default.is_none() {
-        c.default = pending.next();
-    }
-    c.takes_value = c.metavar.as_ref().map(|m| !m.is_empty());
+    c.fill_slots(pending);
     Some(c)
 }
 

@@ -187,23 +187,4 @@ pub fn enclosing_function_name<'a>(node: Node<'_>, src: &'a str) -> Option<&'a s
     None
 }
 
-/// Every node of the tree, depth first, in source order.
-pub fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    'outer: loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'outer;
-            }
-            if !cursor.goto_parent() {
-                break 'outer;
-            }
-        }
-    }
-    out
-}
+pub(crate) use crate::syntax::preorder;

@@ -91,6 +91,30 @@ pub(crate) struct Candidate {
     pub rank: u8,
 }
 
+impl Candidate {
+    /// Fills metavar and default from leftover short strings, in source
+    /// order (the common order is flag, metavar, default, help), then notes
+    /// whether the flag takes a value.
+    pub(crate) fn fill_slots(&mut self, pending: Vec<String>) {
+        let mut pending = pending.into_iter();
+        if self.metavar.is_none() && self.default.is_none() {
+            match (pending.next(), pending.next()) {
+                (Some(a), Some(b)) => {
+                    self.metavar = Some(a);
+                    self.default = Some(b);
+                }
+                (Some(a), None) => self.default = Some(a),
+                _ => {}
+            }
+        } else if self.default.is_none() {
+            self.default = pending.next();
+        } else if self.metavar.is_none() {
+            self.metavar = pending.next();
+        }
+        self.takes_value = self.metavar.as_ref().map(|m| !m.is_empty());
+    }
+}
+
 /// A parsed file with what the strategies share.
 pub(crate) struct Parsed<'s> {
     pub path: &'s str,

@@ -248,25 +248,7 @@ fn row_candidate(
     if c.name.is_empty() {
         return None;
     }
-    // Leftover short strings, in row order: the common order is
-    // flag, metavar, default, help.
-    let mut pending = pending.into_iter();
-    if c.metavar.is_none() && c.default.is_none() {
-        let first = pending.next();
-        match (first, pending.next()) {
-            (Some(a), Some(b)) => {
-                c.metavar = Some(a);
-                c.default = Some(b);
-            }
-            (Some(a), None) => c.default = Some(a),
-            _ => {}
-        }
-    } else if c.default.is_none() {
-        c.default = pending.next();
-    } else if c.metavar.is_none() {
-        c.metavar = pending.next();
-    }
-    c.takes_value = c.metavar.as_ref().map(|m| !m.is_empty());
+    c.fill_slots(pending);
     Some(c)
 }
 

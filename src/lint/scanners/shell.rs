@@ -13,6 +13,7 @@ use tree_sitter::{Node, Parser};
 use super::{Scan, ScanCtx};
 use crate::lint::refs::{argv_refs, Ref, Word};
 use crate::lint::span::Span;
+use crate::syntax::preorder;
 
 /// Commands that run the command that follows them.
 const WRAPPERS: &[&str] = &[
@@ -239,24 +240,4 @@ fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option
         }
     }
     None
-}
-
-fn preorder(root: Node<'_>) -> Vec<Node<'_>> {
-    let mut out = Vec::new();
-    let mut cursor = root.walk();
-    'outer: loop {
-        out.push(cursor.node());
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'outer;
-            }
-            if !cursor.goto_parent() {
-                break 'outer;
-            }
-        }
-    }
-    out
 }
