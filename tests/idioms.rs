@@ -113,3 +113,8 @@ fn holdout_fluent_builder() {
 fn holdout_view_chain() {
     check("holdout_view_chain");
 }
+
+#[test]
+fn macro_chain() {
+    check("macro_chain");
+}

@@ -63,16 +63,16 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
 
 /// Extracts a catalogue from a pinned tree; warnings go to stderr.
 pub fn build(tree: &PinnedTree, engine: &str, cfg: &Config, io: &mut Io<'_>) -> Result<Catalog> {
-    let config = SourceFile { path: cfg.config_path.clone(), text: tree.require(&cfg.config_path)? };
+    let config = SourceFile::new(cfg.config_path.clone(), tree.require(&cfg.config_path)?);
     let mut headers = Vec::new();
     for h in &cfg.headers {
         if let Some(text) = tree.read(h)? {
-            headers.push(SourceFile { path: h.clone(), text });
+            headers.push(SourceFile::new(h.clone(), text));
         }
     }
     let (flags, mut warnings) = extract_flags_with(&config, &headers, &cfg.queries)?;
     let sources: Vec<SourceFile> =
-        tree.cpp_sources()?.into_iter().map(|(path, text)| SourceFile { path, text }).collect();
+        tree.cpp_sources()?.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
     let (metrics, metric_warnings) = extract_metrics(&sources)?;
     warnings.extend(metric_warnings);
     for w in &warnings {

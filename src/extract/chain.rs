@@ -154,8 +154,32 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
             }
             "update_expression" | "subscript_expression" if text(n, p.src).contains("++") => consumes = true,
             "string_literal" if string_value(n, p.src).as_deref() == Some("auto") => auto = true,
-            "assignment_expression" if n.child_by_field_name("right").is_some_and(|r| r.kind() == "true") => {
-                sets_true = true;
+            // A value read through a macro or helper: `ARGV_NEXT`, `optarg`.
+            "identifier" => {
+                let id = text(n, p.src).to_ascii_lowercase();
+                if id.contains("next") || id.contains("optarg") || id.contains("need") {
+                    consumes = true;
+                }
+            }
+            "assignment_expression" => {
+                let mut right = n.child_by_field_name("right");
+                while let Some(r) = right.filter(|r| r.kind() == "assignment_expression") {
+                    right = r.child_by_field_name("right");
+                }
+                // A constant (`= true`, `= 0`, `= "fast"`) sets; anything else
+                // (`= ARGV_NEXT`, `= argv[++i]`) reads a value.
+                match right.map(|r| r.kind()) {
+                    Some("true") => sets_true = true,
+                    Some("false" | "number_literal" | "string_literal" | "null" | "char_literal") | None => {}
+                    Some(_) => consumes = true,
+                }
+                if c.field.is_none() {
+                    c.field = n
+                        .child_by_field_name("left")
+                        .filter(|l| l.kind() == "field_expression")
+                        .and_then(|l| l.child_by_field_name("field"))
+                        .map(|f| text(f, p.src).to_string());
+                }
             }
             _ => {}
         }

@@ -30,6 +30,16 @@ pub struct SourceFile {
     /// Path inside the repository, with `/` separators.
     pub path: String,
     pub text: String,
+    /// The text with `#define` lines blanked, as the parser reads it.
+    masked: String,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let masked = mask_macros(&text);
+        SourceFile { path: path.into(), text, masked }
+    }
 }
 
 /// Something the extractor could not read cleanly, pointing into the source.
@@ -89,6 +99,8 @@ pub(crate) struct Candidate {
     pub line: usize,
     /// 0 declaration, 1 comparison in a parse chain, 2 usage text.
     pub rank: u8,
+    /// The struct field a parse branch assigns (`params.n_threads = …`).
+    pub field: Option<String>,
 }
 
 impl Candidate {
@@ -128,11 +140,38 @@ impl Parsed<'_> {
     }
 }
 
-fn parse<'s>(file: &'s SourceFile) -> Result<Parsed<'s>, ExtractError> {
+fn parse(file: &SourceFile) -> Result<Parsed<'_>, ExtractError> {
     let mut parser = Parser::new();
     parser.set_language(&tree_sitter_cpp::LANGUAGE.into()).map_err(|e| ExtractError::Grammar(e.to_string()))?;
-    let tree = parser.parse(&file.text, None).ok_or_else(|| ExtractError::Parse { path: file.path.clone() })?;
-    Ok(Parsed { path: &file.path, src: &file.text, tree })
+    let tree = parser.parse(&file.masked, None).ok_or_else(|| ExtractError::Parse { path: file.path.clone() })?;
+    Ok(Parsed { path: &file.path, src: &file.masked, tree })
+}
+
+/// Blanks `#define` and `#undef` lines (and their continuations), keeping
+/// every byte offset and line break. A directive between `}` and `else` — a
+/// macro defined inside a parse loop — is legal C++, but tree-sitter cannot
+/// place it and loses the rest of the chain; macro bodies declare no flags.
+fn mask_macros(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut continued = false;
+    for line in text.split_inclusive('\n') {
+        let directive = line.trim_start().strip_prefix('#').map(str::trim_start);
+        let is_macro = directive.is_some_and(|d| d.starts_with("define") || d.starts_with("undef"));
+        if is_macro || continued {
+            continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
+            for c in line.chars() {
+                if c == '\n' || c == '\r' {
+                    out.push(c);
+                } else {
+                    // as many spaces as the character has bytes
+                    out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+                }
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 /// Regions tree-sitter could not parse, as warnings (one per outermost region).
@@ -184,10 +223,14 @@ pub fn extract_flags_with(
     let parsed = parse(config)?;
     let mut warnings = parse_warnings(&parsed);
     let mut structs = rows::struct_fields(&parsed);
+    let mut field_defaults = rows::field_defaults(&parsed);
     for c in companions {
         if let Ok(p) = parse(c) {
             for (k, v) in rows::struct_fields(&p) {
                 structs.entry(k).or_insert(v);
+            }
+            for (k, v) in rows::field_defaults(&p) {
+                field_defaults.entry(k).or_insert(v);
             }
         }
     }
@@ -198,6 +241,16 @@ pub fn extract_flags_with(
     cands.extend(usage::candidates(&parsed));
     let mut merged = merge(cands);
     validator::attach_members(&parsed, &mut merged, &mut warnings);
+    // Where the source states no default, the literal initialiser of the
+    // field a parse branch assigns is the default (`int n_processors = 1;`).
+    // Not for switches: `--no-gpu` sets `use_gpu`, whose default is the field's.
+    for c in merged.values_mut() {
+        if c.default.as_deref().is_none_or(str::is_empty) && c.takes_value == Some(true) {
+            if let Some(d) = c.field.as_ref().and_then(|f| field_defaults.get(f)) {
+                c.default = Some(d.clone());
+            }
+        }
+    }
     let flags: Vec<Flag> = merged.into_values().map(|c| infer::finish(c, &parsed)).collect();
     if flags.is_empty() {
         return Err(ExtractError::NoFlags { path: config.path.clone() });
@@ -258,6 +311,7 @@ fn merge(mut cands: Vec<Candidate>) -> BTreeMap<String, Candidate> {
                 fill(&mut m.evidence, c.evidence);
                 fill(&mut m.takes_value, c.takes_value);
                 fill(&mut m.members, c.members);
+                fill(&mut m.field, c.field);
             }
         }
     }
@@ -267,5 +321,20 @@ fn merge(mut cands: Vec<Candidate>) -> BTreeMap<String, Candidate> {
 fn fill<T>(slot: &mut Option<T>, value: Option<T>) {
     if slot.is_none() {
         *slot = value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masking_keeps_offsets() {
+        let text = "a\n  #define X(y) \\\n    z \"é\"\nb\n";
+        let m = mask_macros(text);
+        assert_eq!(m.len(), text.len());
+        assert_eq!(m.lines().count(), text.lines().count());
+        assert!(m.starts_with("a\n") && m.ends_with("b\n"));
+        assert!(!m.contains("define") && !m.contains('z'));
     }
 }

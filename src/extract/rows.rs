@@ -45,6 +45,36 @@ pub(crate) fn struct_fields(p: &Parsed<'_>) -> HashMap<String, Vec<String>> {
     out
 }
 
+/// Literal initialisers of struct fields, by field name:
+/// `int32_t n_processors = 1;` → `n_processors` = `1`.
+pub(crate) fn field_defaults(p: &Parsed<'_>) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for decl in cst::preorder(p.tree.root_node()) {
+        if decl.kind() != "field_declaration" {
+            continue;
+        }
+        let (Some(d), Some(v)) = (decl.child_by_field_name("declarator"), decl.child_by_field_name("default_value"))
+        else {
+            continue;
+        };
+        let value = match v.kind() {
+            "number_literal" => Some(text(v, p.src).trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']).to_string()),
+            "true" | "false" => Some(text(v, p.src).to_string()),
+            "unary_expression"
+                if text(v, p.src).starts_with('-')
+                    && v.named_child(0).is_some_and(|n| n.kind() == "number_literal") =>
+            {
+                Some(text(v, p.src).replace(' ', "").trim_end_matches(['f', 'F']).to_string())
+            }
+            _ => string_value(v, p.src),
+        };
+        if let (Some(name), Some(value)) = (declarator_name(d, p.src), value) {
+            out.entry(name).or_insert(value);
+        }
+    }
+    out
+}
+
 fn declarator_name(d: Node<'_>, src: &str) -> Option<String> {
     match d.kind() {
         "field_identifier" | "identifier" => Some(text(d, src).to_string()),

@@ -125,9 +125,19 @@ pub struct UsageLine {
 
 /// Parses the flag lines of a usage text, joining indented continuation lines.
 pub fn usage_lines(text: &str) -> Vec<UsageLine> {
+    // `  -t N,   --threads N   [%-7d] help`: short forms (one or more
+    // letters, with a placeholder) before the long one; a placeholder after
+    // it; then two spaces or a tab before the help.
     static LINE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"^(\s*)((?:-[A-Za-z0-9],?\s+)*)(--[A-Za-z0-9][A-Za-z0-9_.-]*)(?:(?:=|\s)((?:<[^>]+>|\[[^\]]+\]|\{[^}]+\}|[A-Za-z0-9_|.,:/-]+)))?(?:\s{2,}|\t+)(\S.*)$",
+            r"^(\s*)((?:-[A-Za-z0-9][A-Za-z0-9-]*(?:\s+(?:[A-Z][A-Z0-9_]*|<[^>]+>))?,?\s+)*)(--[A-Za-z0-9][A-Za-z0-9_.-]*)(?:(?:=|\s{1,3})((?:<[^>]+>|\[[^\]]+\]|\{[^}]+\}|[A-Za-z0-9_|.,:/-]+)))?(?:\s{2,}|\t+)(\S.*)$",
+        )
+        .expect("valid regex")
+    });
+    // The same with one space before a bracketed default: `--x  N [%d] help`.
+    static BRACKETED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(\s*)((?:-[A-Za-z0-9][A-Za-z0-9-]*(?:\s+(?:[A-Z][A-Z0-9_]*|<[^>]+>))?,?\s+)*)(--[A-Za-z0-9][A-Za-z0-9_.-]*)(?:(?:=|\s{1,3})([A-Z][A-Z0-9_]*|<[^>]+>))?\s(\[.*)$",
         )
         .expect("valid regex")
     });
@@ -138,17 +148,24 @@ pub fn usage_lines(text: &str) -> Vec<UsageLine> {
         )
         .expect("valid regex")
     });
-    static SHORTS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"-[A-Za-z0-9]").expect("valid regex"));
+    // A default printed at run time (`[%-7d]`) or a `[default]` tag.
+    // A placeholder aligned far from its flag: `--x        N [%-7d] help`.
+    static LATE_METAVAR: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^([A-Z][A-Z0-9_]*|<[^>]+>)\s+(\[.*)$").expect("valid regex"));
+    static PRINTF_DEFAULT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\[(?:%[^\]]*|default)\]\s*").expect("valid regex"));
+    static SHORTS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?:^|\s)(-[A-Za-z0-9][A-Za-z0-9-]*)").expect("valid regex"));
     let mut out: Vec<UsageLine> = Vec::new();
     let mut help_col: Option<usize> = None;
     for line in text.lines() {
         let line = line.trim_end();
-        if let Some(c) = LINE.captures(line).or_else(|| TIGHT.captures(line)) {
+        if let Some(c) = LINE.captures(line).or_else(|| BRACKETED.captures(line)).or_else(|| TIGHT.captures(line)) {
             let col = c.get(5).map_or(0, |m| line[..m.start()].chars().count());
             help_col = Some(col);
             out.push(UsageLine {
                 name: c[3].to_string(),
-                aliases: SHORTS.find_iter(&c[2]).map(|m| m.as_str().to_string()).collect(),
+                aliases: SHORTS.captures_iter(&c[2]).filter_map(|m| m.get(1)).map(|m| m.as_str().to_string()).collect(),
                 metavar: c.get(4).map_or(String::new(), |m| m.as_str().to_string()),
                 help: c[5].trim().to_string(),
             });
@@ -163,6 +180,16 @@ pub fn usage_lines(text: &str) -> Vec<UsageLine> {
             }
             _ => help_col = None,
         }
+    }
+    for u in &mut out {
+        if u.metavar.is_empty() {
+            if let Some(c) = LATE_METAVAR.captures(&u.help) {
+                let (m, rest) = (c[1].to_string(), c[2].to_string());
+                u.metavar = m;
+                u.help = rest;
+            }
+        }
+        u.help = PRINTF_DEFAULT.replace(&u.help, "").into_owned();
     }
     out
 }
@@ -275,6 +302,29 @@ mod tests {
         assert_eq!(tight[0].metavar, "auto|N");
         assert_eq!(tight[0].help, "total slots");
         assert_eq!(tight.len(), 2, "a lower-case word after one space is not a metavar: {tight:?}");
+        let wide = usage_lines(concat!(
+            "  -w N,      --workers N       [%-7d] worker threads\n",
+            "  -nw,       --no-warmup       [%-7s] skip the warmup\n",
+            "  -md FILE   --model-dir FILE  [%-7s] where models live\n",
+            "  -h,        --help            [default] show this help\n",
+            "  -sl N,     --step-limit    N [%-7d] steps per request\n",
+        ));
+        let got: Vec<(&str, Vec<&str>, &str, &str)> = wide
+            .iter()
+            .map(|u| {
+                (u.name.as_str(), u.aliases.iter().map(String::as_str).collect(), u.metavar.as_str(), u.help.as_str())
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("--workers", vec!["-w"], "N", "worker threads"),
+                ("--no-warmup", vec!["-nw"], "", "skip the warmup"),
+                ("--model-dir", vec!["-md"], "FILE", "where models live"),
+                ("--help", vec!["-h"], "", "show this help"),
+                ("--step-limit", vec!["-sl"], "N", "steps per request"),
+            ]
+        );
     }
 
     #[test]
