@@ -118,3 +118,8 @@ fn holdout_view_chain() {
 fn macro_chain() {
     check("macro_chain");
 }
+
+#[test]
+fn builder_lambda() {
+    check("builder_lambda");
+}

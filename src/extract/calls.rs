@@ -93,7 +93,10 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
             continue;
         }
         let args = call_args(node);
-        if !args.iter().any(|a| string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag)) {
+        let names_a_flag = |a: &Node<'_>| {
+            string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag) || flag_list(*a, p.src).is_some()
+        };
+        if !args.iter().any(names_a_flag) {
             continue;
         }
         if let Some(c) = call_candidate(p, node, name, &args) {
@@ -103,11 +106,77 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
     out
 }
 
+/// `{"-t", "--threads"}`: an initializer list of flag names (at least one long).
+fn flag_list(n: Node<'_>, src: &str) -> Option<Vec<String>> {
+    if n.kind() != "initializer_list" {
+        return None;
+    }
+    let mut cursor = n.walk();
+    let names: Vec<String> = n.named_children(&mut cursor).map(|c| string_value(c, src)).collect::<Option<_>>()?;
+    let all_flags = names.iter().all(|s| matches!(looks(s), Looks::Flag | Looks::Short));
+    (all_flags && names.iter().any(|s| looks(s) == Looks::Flag)).then_some(names)
+}
+
+/// The help a format call builds: its format string (`format("… %d", x)`).
+fn format_help(n: Node<'_>, src: &str) -> Option<String> {
+    if n.kind() != "call_expression" {
+        return None;
+    }
+    let name = call_name(n, src)?.to_ascii_lowercase();
+    if !(name.contains("format") || name.contains("printf") || name == "str" || name.ends_with("_str")) {
+        return None;
+    }
+    // The format string may be chosen by a ternary; take its first literal.
+    let first = call_args(n).into_iter().next()?;
+    string_value(first, src).or_else(|| cst::preorder(first).into_iter().find_map(|c| string_value(c, src)))
+}
+
+/// The kind a handler lambda takes: its value parameter's type; a handler
+/// with no value parameter is a switch.
+fn lambda_kind(n: Node<'_>, src: &str) -> Option<Kind> {
+    if n.kind() != "lambda_expression" {
+        return None;
+    }
+    let params =
+        cst::preorder(n.child_by_field_name("declarator")?).into_iter().find(|c| c.kind() == "parameter_list")?;
+    let mut cursor = params.walk();
+    let list: Vec<Node<'_>> =
+        params.named_children(&mut cursor).filter(|c| c.kind() == "parameter_declaration").collect();
+    match list.len() {
+        0 | 1 => Some(Kind::Switch),
+        _ => list.last().and_then(|d| d.child_by_field_name("type")).and_then(|t| kind_of_ident(text(t, src))),
+    }
+}
+
 fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>]) -> Option<Candidate> {
     let mut c = Candidate::default();
     let mut pending = Vec::new();
     let mut evidence = 0usize;
     for a in args {
+        if let Some(names) = flag_list(*a, p.src) {
+            for n in names {
+                if c.name.is_empty() && looks(&n) == Looks::Flag {
+                    c.name = n;
+                    c.line = line(*a);
+                } else if !c.aliases.contains(&n) {
+                    c.aliases.push(n);
+                }
+            }
+            evidence += 1;
+            continue;
+        }
+        if let Some(help) = format_help(*a, p.src) {
+            if c.help.is_none() {
+                c.help = Some(help);
+                evidence += 1;
+            }
+            continue;
+        }
+        if let Some(k) = lambda_kind(*a, p.src) {
+            c.kind = c.kind.or(Some(k));
+            evidence += 1;
+            continue;
+        }
         if let Some(s) = string_value(*a, p.src) {
             match looks(&s) {
                 Looks::Flag => {

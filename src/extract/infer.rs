@@ -89,6 +89,8 @@ fn kind_of(c: &Candidate, default: &str) -> Kind {
 pub(crate) fn finish(mut c: Candidate, p: &Parsed<'_>) -> Flag {
     let raw_help = c.help.take().unwrap_or_default();
     let (help, help_default) = split_default(raw_help.trim());
+    // `(default: %d)` is filled in at run time: no default is stated.
+    let help_default = help_default.filter(|d| !d.contains('%'));
     let default = c.default.clone().filter(|d| !d.is_empty()).or(help_default).unwrap_or_default();
     let kind = kind_of(&c, &default);
     // An open set from a metavar such as `fast|safe`, when no validator spoke.

@@ -144,8 +144,8 @@ pub fn looks(s: &str) -> Looks {
     if is_short_flag(t) {
         return Looks::Short;
     }
-    let words = t.split_whitespace().count();
-    if words >= 3 || (words >= 2 && t.len() > 12) {
+    // A value or placeholder is one word; anything with a space is prose.
+    if t.split_whitespace().count() >= 2 {
         return Looks::Prose;
     }
     let placeholder = (t.starts_with('<') && t.ends_with('>'))
@@ -218,6 +218,9 @@ mod tests {
             ("geometric-backoff", Looks::Value),
             ("", Looks::Empty),
             ("tokens between two snapshots", Looks::Prose),
+            ("queue order", Looks::Prose),
+            ("-cd", Looks::Short),
+            ("-1", Looks::Value),
         ];
         for (s, want) in cases {
             assert_eq!(looks(s), want, "{s}");

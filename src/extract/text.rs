@@ -15,10 +15,17 @@ pub fn is_long_flag(s: &str) -> bool {
     RE.is_match(s)
 }
 
-/// True for a short flag token: `-m`.
+/// True for a short flag token: `-m`, or a multi-letter short form (`-ctk`)
+/// as some engines spell them; `-1` is a number, not a flag.
 pub fn is_short_flag(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() == 2 && b[0] == b'-' && b[1].is_ascii_alphanumeric()
+    match b {
+        [b'-', c] => c.is_ascii_alphabetic(),
+        [b'-', first, rest @ ..] => {
+            first.is_ascii_alphabetic() && rest.len() <= 7 && rest.iter().all(u8::is_ascii_alphanumeric)
+        }
+        _ => false,
+    }
 }
 
 /// A word that can be an enum member: `tip-only`, `keep_all`, `fp8`.
