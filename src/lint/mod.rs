@@ -128,8 +128,9 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
 pub trait Source: Sync {
     /// The text of a file, or why it is skipped.
     fn read(&self, path: &Path) -> Result<String, String>;
-    /// The other files in the same folder (for env-trio context).
-    fn siblings(&self, path: &Path) -> Vec<(PathBuf, String)>;
+    /// The files in the same folder that `wanted` accepts by name (for
+    /// env-trio context); only those are read.
+    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<(PathBuf, String)>;
 }
 
 /// Files on disk, relative to a working directory.
@@ -149,12 +150,12 @@ impl Source for Disk {
         decode(bytes, self.max_file_size)
     }
 
-    fn siblings(&self, path: &Path) -> Vec<(PathBuf, String)> {
+    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<(PathBuf, String)> {
         let abs = self.cwd.join(path);
         let Some(dir) = abs.parent() else { return Vec::new() };
         let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
         let mut paths: Vec<PathBuf> =
-            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_file()).collect();
+            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| wanted(p) && p.is_file()).collect();
         paths.sort();
         paths.into_iter().filter_map(|p| self.read(&p).ok().map(|t| (p, t))).collect()
     }
@@ -172,11 +173,11 @@ impl Source for Index {
         decode(bytes, self.max_file_size)
     }
 
-    fn siblings(&self, path: &Path) -> Vec<(PathBuf, String)> {
+    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<(PathBuf, String)> {
         let dir = path.parent();
         self.files
             .iter()
-            .filter(|(p, _)| p.parent() == dir)
+            .filter(|(p, _)| p.parent() == dir && wanted(p))
             .filter_map(|(p, _)| self.read(p).ok().map(|t| (p.clone(), t)))
             .collect()
     }
@@ -198,7 +199,12 @@ fn decode(bytes: Vec<u8>, max: u64) -> Result<String, String> {
 fn trio(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> (HashMap<String, String>, Vec<String>) {
     let mut env_flags = HashMap::new();
     let mut pins = Vec::new();
-    for (p, text) in source.siblings(path) {
+    // Only env files and scripts matter; judge by name (an extension-less
+    // file may still be a script) so nothing else in the folder is read.
+    let by_name = |p: &Path| {
+        crate::walk::classify(p, &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown)
+    };
+    for (p, text) in source.siblings(path, &by_name) {
         match crate::walk::classify(&p, &settings.env_files, text.as_bytes()) {
             Some(FileKind::Shell) => {
                 for (var, flag) in scan(&text, FileKind::Shell, settings, settings.catalog).env_flags {
