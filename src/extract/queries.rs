@@ -24,10 +24,12 @@ fn compile(source: &str) -> Result<Query, QueryProblem> {
     let lang: tree_sitter::Language = tree_sitter_cpp::LANGUAGE.into();
     let q = Query::new(&lang, source).map_err(|e| {
         use tree_sitter::QueryErrorKind as K;
+        // tree-sitter 0.27 quotes the name it refuses; older releases did not.
+        let name = e.message.trim().trim_matches('"');
         let message = match e.kind {
-            K::NodeType => format!("unknown node type `{}` in the C++ grammar", e.message),
-            K::Field => format!("unknown field `{}` in the C++ grammar", e.message),
-            K::Capture => format!("unknown capture `{}`", e.message),
+            K::NodeType => format!("unknown node type `{name}` in the C++ grammar"),
+            K::Field => format!("unknown field `{name}` in the C++ grammar"),
+            K::Capture => format!("unknown capture `{name}`"),
             K::Predicate => format!("bad predicate: {}", e.message),
             K::Structure => format!("impossible pattern structure: {}", e.message),
             _ => format!("syntax error: {}", e.message.lines().next().unwrap_or("")),
@@ -69,7 +71,7 @@ pub(crate) fn candidates(p: &Parsed<'_>, queries: &[String]) -> Vec<Candidate> {
         let mut matches = cursor.matches(&query, p.tree.root_node(), p.src.as_bytes());
         while let Some(m) = matches.next() {
             let mut c = Candidate::default();
-            for cap in m.captures {
+            for cap in m.captures() {
                 let value = string_value(cap.node, p.src).unwrap_or_else(|| text(cap.node, p.src).to_string());
                 match names[cap.index as usize] {
                     "flag" => {

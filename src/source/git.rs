@@ -112,7 +112,7 @@ fn nearest_tags(repo: &Repository, tag: &str) -> Vec<String> {
     let names = repo.tag_names(None).ok();
     let mut tags: Vec<(f64, String)> = names
         .iter()
-        .flat_map(|n| n.iter().flatten())
+        .flat_map(|n| n.iter().filter_map(|t| t.ok().flatten()))
         .map(|t| (strsim::normalized_damerau_levenshtein(t, tag), t.to_string()))
         .collect();
     tags.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
@@ -192,7 +192,7 @@ impl PinnedTree {
         let mut out = Vec::new();
         let mut err = None;
         tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-            let Some(name) = entry.name() else { return git2::TreeWalkResult::Ok };
+            let Ok(name) = entry.name() else { return git2::TreeWalkResult::Ok };
             let is_cpp =
                 [".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc"].iter().any(|e| name.ends_with(e));
             if entry.kind() == Some(ObjectType::Blob) && is_cpp {
