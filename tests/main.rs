@@ -5,6 +5,7 @@ mod support;
 mod catalog;
 mod cli;
 mod docs;
+mod expected;
 mod explain;
 mod gate;
 mod hostile;
