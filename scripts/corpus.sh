@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Lints real runbooks that live outside this repository and expects no
+# finding: the false-alarm check on work nobody here wrote.
+#
+#   scripts/corpus.sh [DIR]     (default: ../shared/corpus beside the checkout)
+#
+# Not part of the README's test command: a fresh clone has no ../shared.
+# .ci/run calls it when the folder is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-../shared/corpus}
+if [ ! -d "$dir" ]; then
+  echo "corpus.sh: $dir is not a folder" >&2
+  exit 2
+fi
+cargo build --release --locked -q
+files=$(find "$dir" -name '*.md' | wc -l)
+set +e
+out=$(./target/release/knobs lint "$dir" --format short)
+code=$?
+set -e
+if [ "$code" -ne 0 ] || [ -n "$out" ]; then
+  echo "corpus.sh: $dir should lint clean; exit $code" >&2
+  printf '%s\n' "$out" >&2
+  exit 1
+fi
+echo "corpus.sh: $files runbooks in $dir lint clean"
