@@ -15,6 +15,10 @@ fn show_human_defaults_to_the_newest_embedded() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let r = run_in(tmp.path(), &["catalog", "show"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // The newest embedded build, with the members radiance.md records.
+    assert!(r.stdout.contains("v1.8.1"), "{}", r.stdout);
+    let policy = r.stdout.lines().find(|l| l.contains("--checkpoint-policy")).expect("--checkpoint-policy listed");
+    assert!(policy.contains("geometric-backoff") && policy.contains("keep-all"), "{policy}");
     insta::assert_snapshot!(r.stdout);
 }
 
@@ -23,6 +27,9 @@ fn show_markdown_reference_page() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let r = run_in(tmp.path(), &["catalog", "show", "v1.0.13", "--format", "markdown"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // 1.0.13 still had --prefill-chunk and no --prefill-interleave.
+    assert!(r.stdout.starts_with("# radiance v1.0.13"), "{}", r.stdout);
+    assert!(r.stdout.contains("`--prefill-chunk`") && !r.stdout.contains("--prefill-interleave"), "{}", r.stdout);
     insta::assert_snapshot!(r.stdout);
 }
 
@@ -40,6 +47,8 @@ fn diff_human_and_json() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let r = run_in(tmp.path(), &["catalog", "diff", "v1.0.13", "v1.8.1"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("--prefill-chunk") && r.stdout.contains("--busy-prefill-chunk"), "{}", r.stdout);
+    assert!(r.stdout.contains("keep-all"), "{}", r.stdout);
     insta::assert_snapshot!(r.stdout);
     let r = run_in(tmp.path(), &["catalog", "diff", "v1.0.13", "v1.8.1", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");

@@ -3,10 +3,15 @@
 
 use crate::support::run_in;
 
+/// The help of a command, after checking it is that command's: its usage
+/// line names the command (so a snapshot cannot record another's help).
 fn help(args: &[&str]) -> String {
     let tmp = tempfile::tempdir().expect("tempdir");
     let r = run_in(tmp.path(), args);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    let command: Vec<&str> = args.iter().copied().filter(|a| *a != "--help").collect();
+    let usage = format!("Usage: knobs {}", command.join(" "));
+    assert!(r.stdout.lines().any(|l| l.starts_with(usage.trim_end())), "{args:?}: no `{usage}` line\n{}", r.stdout);
     r.stdout
 }
 

@@ -20,6 +20,10 @@ fn every_1_8_1_flag() {
         // `--` keeps knobs' own options (`--help`) from taking the name.
         let r = explain(&["--", &f.name]);
         assert_eq!(r.code, 0, "{}: {}", f.name, r.stderr);
+        // The engine's flag, not knobs' own (`--help` once recorded knobs' help).
+        let first = r.stdout.lines().next().unwrap_or("");
+        assert!(first == f.name || first.starts_with(&format!("{} — ", f.name)), "{}: {first}", f.name);
+        assert!(r.stdout.contains("radiance v1.8.1"), "{}", r.stdout);
         insta::assert_snapshot!(format!("flag{}", f.name), r.stdout);
     }
 }
@@ -30,6 +34,7 @@ fn every_rule() {
         let by_code = explain(&[rule.code]);
         assert_eq!(by_code.code, 0);
         assert_eq!(by_code.stdout, explain(&[rule.name]).stdout, "{} by name", rule.code);
+        assert!(by_code.stdout.starts_with(&format!("{} {} (", rule.code, rule.name)), "{}", by_code.stdout);
         insta::assert_snapshot!(format!("rule-{}", rule.code), by_code.stdout);
     }
 }
@@ -54,6 +59,9 @@ fn subjects_in_every_spelling() {
 #[test]
 fn metrics_and_their_traps() {
     let r = explain(&["radiance:num_requests_preempted"]);
+    // radiance.md: an instant gauge; the counter is vllm:num_preemptions_total.
+    assert!(r.stdout.starts_with("radiance:num_requests_preempted — gauge\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("vllm:num_preemptions_total"), "{}", r.stdout);
     insta::assert_snapshot!(r.stdout);
     let r = explain(&["radiance:num_preemptions_total"]);
     assert_eq!(r.code, 2);
@@ -86,16 +94,25 @@ fn versions_history_and_meter_presence() {
     let r = explain(&["--prefill-chunk"]);
     assert!(r.stdout.contains("v1.8.1      removed: renamed to `--busy-prefill-chunk`"), "{}", r.stdout);
     let r = explain(&["--checkpoint-policy", "--format", "markdown"]);
+    assert!(r.stdout.starts_with("# `--checkpoint-policy`"), "{}", r.stdout);
+    assert!(r.stdout.contains("- members: `geometric-backoff`, `tip-only`, `keep-all`"), "{}", r.stdout);
     insta::assert_snapshot!(r.stdout);
 }
 
 #[test]
 fn flags_and_rules_listings() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    insta::assert_snapshot!("flags", run_in(tmp.path(), &["flags"]).stdout);
+    let flags = run_in(tmp.path(), &["flags"]).stdout;
+    // One line per flag of v1.8.1: sixteen, as the hand-written expectation lists.
+    assert_eq!(flags.lines().count(), 16, "{flags}");
+    assert!(flags.lines().any(|l| l.starts_with("--busy-prefill-chunk ") && l.contains("auto-or-int")), "{flags}");
+    insta::assert_snapshot!("flags", flags);
     let old = run_in(tmp.path(), &["flags", "--version", "v1.0.13"]).stdout;
     assert!(old.lines().any(|l| l.starts_with("--prefill-chunk ")), "{old}");
-    insta::assert_snapshot!("rules", run_in(tmp.path(), &["rules"]).stdout);
+    let rules = run_in(tmp.path(), &["rules"]).stdout;
+    let codes: Vec<&str> = rules.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(codes, ["KNB001", "KNB002", "KNB003", "KNB004", "KNB005", "KNB006", "KNB007", "KNB008", "KNB009"]);
+    insta::assert_snapshot!("rules", rules);
 }
 
 /// The committed overlay names nothing the newest catalogue lacks.

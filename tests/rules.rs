@@ -35,7 +35,19 @@ fn findings_of_every_rule() {
     let files: Vec<String> = knobs::lint::rules::RULES.iter().map(|r| fixture(r.code, "bad")).collect();
     let mut args = vec!["lint", "--format", "short"];
     args.extend(files.iter().map(String::as_str));
-    insta::assert_snapshot!(lint(&args).stdout);
+    let r = lint(&args);
+    assert_eq!(r.code, 1);
+    // Each rule's bad fixture yields a finding of that rule, in that file.
+    for rule in knobs::lint::rules::RULES {
+        let file = fixture(rule.code, "bad");
+        assert!(
+            r.stdout.lines().any(|l| l.starts_with(&format!("{file}:")) && l.contains(&format!(" {} ", rule.code))),
+            "{}: no finding in {file}\n{}",
+            rule.code,
+            r.stdout
+        );
+    }
+    insta::assert_snapshot!(r.stdout);
 }
 
 const SAMPLE: &[&str] = &["fixtures/lint/rules/KNB001/bad.md", "fixtures/lint/rules/KNB006/bad.env"];
@@ -50,12 +62,30 @@ fn sample(format: &str) -> crate::support::Output {
 fn format_human() {
     let r = sample("human");
     assert_eq!(r.code, 1);
+    // Two invented flags and one near-miss env key: 2 errors, 1 warning.
+    assert!(
+        r.stdout.ends_with("3 findings (2 errors, 1 warning) in 2 files (against radiance v1.8.1).\n"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("did you mean `--prefill-interleave`?"), "{}", r.stdout);
     insta::assert_snapshot!(r.stdout);
 }
 
 #[test]
 fn format_short() {
-    insta::assert_snapshot!(sample("short").stdout);
+    let r = sample("short");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    // Where the fixture has the invented flag, found by reading the fixture.
+    let text = std::fs::read_to_string(support::fixtures().join("lint/rules/KNB001/bad.md")).expect("fixture");
+    let (line, col) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("--prefill-interleaving").map(|c| (i + 1, c + 1)))
+        .expect("planted flag");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].starts_with(&format!("fixtures/lint/rules/KNB001/bad.md:{line}:{col}: KNB001 ")), "{lines:?}");
+    insta::assert_snapshot!(r.stdout);
 }
 
 #[test]
@@ -68,7 +98,12 @@ fn format_json() {
 
 #[test]
 fn format_github() {
-    insta::assert_snapshot!(sample("github").stdout);
+    let r = sample("github");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    // Invented flags are errors, an unknown env knob a warning by default.
+    assert_eq!(lines.iter().filter(|l| l.starts_with("::error file=fixtures/lint/rules/KNB001/bad.md,")).count(), 2);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("::warning file=fixtures/lint/rules/KNB006/bad.env,")).count(), 1);
+    insta::assert_snapshot!(r.stdout);
 }
 
 #[test]
@@ -76,6 +111,9 @@ fn format_sarif() {
     let r = sample("sarif");
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
     assert_eq!(v["version"], "2.1.0");
+    let results = v["runs"][0]["results"].as_array().expect("results");
+    let ids: Vec<&str> = results.iter().filter_map(|r| r["ruleId"].as_str()).collect();
+    assert_eq!(ids, ["KNB001", "KNB001", "KNB006"]);
     insta::assert_snapshot!(r.stdout);
 }
 

@@ -53,11 +53,41 @@ fn summary_line_names_path_and_counts() {
     support::radiance_repo(tmp.path());
     let r = knobs(tmp.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", "v1.8.1", "--out", "out"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(r.stdout, "out/radiance/v1.8.1.toml: 16 flags (2 enums), 21 metrics — radiance v1.8.1 @ 76552d15dfd0\n");
-    // The second sync of the same tag reads the cache and says so.
-    let again = knobs(tmp.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", "v1.8.1", "--out", "out"]);
-    assert_eq!(again.code, 0);
-    assert!(again.stdout.ends_with("(cached)\n"), "{}", again.stdout);
+    assert_eq!(
+        r.stdout,
+        "out/radiance/v1.8.1.toml: 16 flags (2 enums), 21 metrics — radiance v1.8.1 @ 76552d15dfd0 (read in place)\n"
+    );
+    // A local repository is read where it is: no cache is made.
+    assert!(!tmp.path().join(".knobs-cache/repos").exists());
+}
+
+/// A local clone that lacks some blobs (a partial or size-limited clone)
+/// still syncs: only the blobs knobs reads must be there.
+#[test]
+fn a_local_clone_missing_unrelated_blobs_syncs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let tree = tmp.path().join("tree");
+    std::fs::create_dir_all(tree.join("core")).expect("mkdir");
+    std::fs::copy(support::fixtures().join("radiance/v1.8.1/core/config.cpp"), tree.join("core/config.cpp"))
+        .expect("copy");
+    std::fs::write(tree.join("weights.bin"), vec![7u8; 4096]).expect("write");
+    std::fs::write(tree.join("core/big_table.cpp"), "// a large generated table\nint x;\n").expect("write");
+    let repo = support::build_repo(&tmp.path().join("partial.git"), &[("v1", tree)]);
+    // Drop the two blobs, as a size-limited clone would.
+    for path in ["weights.bin", "core/big_table.cpp"] {
+        let id = repo
+            .find_reference("refs/tags/v1")
+            .and_then(|r| r.peel_to_tree())
+            .and_then(|t| t.get_path(Path::new(path)).map(|e| e.id()))
+            .expect("blob");
+        let hex = id.to_string();
+        std::fs::remove_file(tmp.path().join("partial.git/objects").join(&hex[..2]).join(&hex[2..])).expect("loose");
+    }
+    let r = knobs(tmp.path(), &["sync", "--repo", "partial.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("16 flags"), "{}", r.stdout);
+    assert!(r.stderr.contains("warning: 1 C++ file at v1 is not in the repository (a partial clone?) and was not read for metrics: core/big_table.cpp"), "{}", r.stderr);
+    assert!(r.stderr.contains("core/big_table.cpp"), "{}", r.stderr);
 }
 
 #[test]
@@ -114,6 +144,9 @@ fn file_url_remote_and_new_tags_fetch_into_the_cache() {
     let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v0.2.0", "--engine", "small"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("(cached)"), "{}", r.stdout);
+    // The same tag again comes from the cache.
+    let again = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v0.2.0", "--engine", "small"]);
+    assert!(again.stdout.ends_with("(cached)\n"), "{}", again.stdout);
     let text = std::fs::read_to_string(tmp.path().join("catalog/small/v0.2.0.toml")).expect("written");
     let cat: knobs::catalog::model::Catalog = toml::from_str(&text).expect("valid catalogue");
     let queue = cat.flag("--queue").expect("--queue");
@@ -156,6 +189,8 @@ fn bad_knobs_toml_points_into_the_file() {
     std::fs::write(tmp.path().join("knobs.toml"), "[pin]\nengine = \"radiance\"\ntag = \"v1 8\"\n").expect("write");
     let r = knobs(tmp.path(), &["sync"]);
     assert_eq!(r.code, 2);
+    // The tag with a space, on line 3 of the file.
+    assert!(r.stderr.contains("invalid [pin] tag") && r.stderr.contains("knobs.toml:3:7]"), "{}", r.stderr);
     insta::assert_snapshot!(r.stderr.replace(&tmp.path().display().to_string(), "[TMP]"));
 }
 
@@ -245,6 +280,11 @@ fn a_broken_query_points_into_knobs_toml() {
     .expect("write");
     let r = knobs(tmp.path(), &["sync", "--repo", "x", "--tag", "y"]);
     assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown node type `no_such_node`") && r.stderr.contains("knobs.toml:2:"),
+        "{}",
+        r.stderr
+    );
     insta::assert_snapshot!(r.stderr.replace(&tmp.path().display().to_string(), "[TMP]"));
 }
 
