@@ -49,77 +49,67 @@ fn observed(f: &Flag) -> ExpectedFlag {
     }
 }
 
-fn check(idiom: &str) {
-    let dir = support::fixtures().join("idioms").join(idiom);
-    let text = std::fs::read_to_string(dir.join("config.cpp")).expect("config.cpp");
-    let expected: Expected =
-        toml::from_str(&std::fs::read_to_string(dir.join("expected.toml")).expect("expected.toml")).expect("parse");
+/// Runs one idiom folder through sync; `Err` says what differs.
+fn check(dir: &std::path::Path) -> Result<(), String> {
+    let idiom = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let text = std::fs::read_to_string(dir.join("config.cpp")).map_err(|e| format!("{idiom}: config.cpp: {e}"))?;
+    let expected: Expected = toml::from_str(
+        &std::fs::read_to_string(dir.join("expected.toml")).map_err(|e| format!("{idiom}: expected.toml: {e}"))?,
+    )
+    .map_err(|e| format!("{idiom}: expected.toml: {e}"))?;
     let tmp = tempfile::tempdir().expect("tempdir");
     let tree = tmp.path().join("tree");
     std::fs::create_dir_all(tree.join("core")).expect("mkdir");
     std::fs::write(tree.join("core/config.cpp"), &text).expect("write");
     support::build_repo(&tmp.path().join("engine.git"), &[("v1.0.0", tree)]);
-    let r = support::knobs(tmp.path(), &["sync", "--repo", "engine.git", "--tag", "v1.0.0", "--engine", idiom]);
-    assert_eq!(r.code, 0, "{idiom}: {}", r.stderr);
-    assert!(r.stderr.is_empty(), "{idiom}: unexpected warnings {}", r.stderr);
-    let written =
-        std::fs::read_to_string(tmp.path().join("catalog").join(idiom).join("v1.0.0.toml")).expect("catalogue");
-    let flags = toml::from_str::<Catalog>(&written).expect("valid catalogue").flags;
+    let engine = idiom.replace('_', "-");
+    let r = support::knobs(tmp.path(), &["sync", "--repo", "engine.git", "--tag", "v1.0.0", "--engine", &engine]);
+    if r.code != 0 {
+        return Err(format!("{idiom}: sync exited {}: {}", r.code, r.stderr));
+    }
+    if !r.stderr.is_empty() {
+        return Err(format!("{idiom}: unexpected warnings {}", r.stderr));
+    }
+    let written = std::fs::read_to_string(tmp.path().join("catalog").join(&engine).join("v1.0.0.toml"))
+        .map_err(|e| format!("{idiom}: catalogue: {e}"))?;
+    let flags = toml::from_str::<Catalog>(&written).map_err(|e| format!("{idiom}: {e}"))?.flags;
     let got: Vec<ExpectedFlag> = flags.iter().map(observed).collect();
-    assert_eq!(got, expected.flag, "{idiom}");
+    if got != expected.flag {
+        return Err(format!("{idiom}: extracted\n{got:#?}\nexpected\n{:#?}", expected.flag));
+    }
     let lines: Vec<&str> = text.lines().collect();
     for f in &flags {
-        let line: usize = f.location.rsplit(':').next().and_then(|l| l.parse().ok()).expect("line");
+        let line: usize = f.location.rsplit(':').next().and_then(|l| l.parse().ok()).unwrap_or(0);
         let bare = f.name.trim_start_matches('-');
-        assert!(
-            lines.get(line - 1).is_some_and(|l| l.contains(bare)),
-            "{idiom}: {} points at line {line}, which does not name it",
-            f.name
-        );
+        if !lines.get(line.wrapping_sub(1)).is_some_and(|l| l.contains(bare)) {
+            return Err(format!("{idiom}: {} points at line {line}, which does not name it", f.name));
+        }
     }
+    Ok(())
 }
 
-#[test]
-fn designated_initializers() {
-    check("designated");
+/// The idiom folders directly under `dir` (each with a config.cpp).
+fn idiom_dirs(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .expect("idioms folder")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("config.cpp").is_file())
+        .collect();
+    out.sort();
+    out
 }
 
+/// Every idiom folder, and every one waiting in `unseen/` (see the README:
+/// a new shape goes there first, is run as written, and its result recorded).
 #[test]
-fn builder_calls() {
-    check("builder");
-}
-
-#[test]
-fn getopt_table() {
-    check("getopt");
-}
-
-#[test]
-fn strcmp_chain() {
-    check("strcmp_chain");
-}
-
-#[test]
-fn holdout_vector_table() {
-    check("holdout_vector_table");
-}
-
-#[test]
-fn holdout_fluent_builder() {
-    check("holdout_fluent_builder");
-}
-
-#[test]
-fn holdout_view_chain() {
-    check("holdout_view_chain");
-}
-
-#[test]
-fn macro_chain() {
-    check("macro_chain");
-}
-
-#[test]
-fn builder_lambda() {
-    check("builder_lambda");
+fn every_idiom_matches_its_hand_written_expectation() {
+    let root = support::fixtures().join("idioms");
+    let mut dirs = idiom_dirs(&root);
+    assert!(dirs.len() >= 12, "the idiom fixtures went missing from {}", root.display());
+    if root.join("unseen").is_dir() {
+        dirs.extend(idiom_dirs(&root.join("unseen")));
+    }
+    let failures: Vec<String> = dirs.iter().filter_map(|d| check(d).err()).collect();
+    assert!(failures.is_empty(), "{} of {} idioms differ:\n{}", failures.len(), dirs.len(), failures.join("\n\n"));
 }

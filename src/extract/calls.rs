@@ -88,13 +88,18 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
         if node.kind() != "call_expression" {
             continue;
         }
+        if let Some(c) = operator_link(p, node) {
+            out.push(c);
+            continue;
+        }
         let Some(name) = call_name(node, p.src) else { continue };
         if is_lookup(name) {
             continue;
         }
         let args = call_args(node);
         let names_a_flag = |a: &Node<'_>| {
-            string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag) || flag_list(*a, p.src).is_some()
+            string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag || spellings(&s).is_some())
+                || flag_list(*a, p.src).is_some()
         };
         if !args.iter().any(names_a_flag) {
             continue;
@@ -104,6 +109,111 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// `"--port,-p"`: several spellings in one literal (at least one long).
+fn spellings(s: &str) -> Option<Vec<String>> {
+    if !s.contains(',') {
+        return None;
+    }
+    let names: Vec<String> = s.split(',').map(|p| p.trim().to_string()).collect();
+    let all_flags = names.iter().all(|n| matches!(looks(n), Looks::Flag | Looks::Short));
+    (all_flags && names.iter().any(|n| looks(n) == Looks::Flag)).then_some(names)
+}
+
+/// The struct field a bound argument names: `o.port`, `&c.threads`, `cfg->x`.
+fn bound_field(n: Node<'_>, src: &str) -> Option<String> {
+    match n.kind() {
+        "field_expression" => n.child_by_field_name("field").map(|f| text(f, src).to_string()),
+        "pointer_expression" => n.child_by_field_name("argument").and_then(|a| bound_field(a, src)),
+        _ => None,
+    }
+}
+
+/// One link of an option list built with call operators:
+/// `desc.add_options()("help,h", "…")("threads,t", value<int>()->default_value(4), "…")`.
+/// Each link names an option without dashes (`long` or `long,s`), then
+/// optionally a value semantic, then the help.
+fn operator_link(p: &Parsed<'_>, call: Node<'_>) -> Option<Candidate> {
+    let function = call.child_by_field_name("function")?;
+    if function.kind() != "call_expression" {
+        return None;
+    }
+    // The chain must hold at least two named links, or start from a call
+    // that says it adds options, so that `f()(x, y)` alone is not a flag.
+    let mut links = 0;
+    let mut root = call;
+    while let Some(f) = root.child_by_field_name("function").filter(|f| f.kind() == "call_expression") {
+        if call_args(root).first().and_then(|a| string_value(*a, p.src)).is_some_and(|s| option_name(&s).is_some()) {
+            links += 1;
+        }
+        root = f;
+    }
+    let root_says_options = call_name(root, p.src).is_some_and(|n| n.to_ascii_lowercase().contains("option"));
+    let parent_is_link = call.parent().is_some_and(|g| {
+        g.kind() == "call_expression"
+            && g.child_by_field_name("function") == Some(call)
+            && call_args(g).first().and_then(|a| string_value(*a, p.src)).is_some_and(|s| option_name(&s).is_some())
+    });
+    if links + usize::from(parent_is_link) < 2 && !root_says_options {
+        return None;
+    }
+    let args = call_args(call);
+    let first = args.first()?;
+    let (long, short) = option_name(&string_value(*first, p.src)?)?;
+    if args.len() < 2 {
+        return None;
+    }
+    let mut c = Candidate { name: format!("--{long}"), line: line(*first), ..Candidate::default() };
+    if let Some(s) = short {
+        c.aliases.push(format!("-{s}"));
+    }
+    let mut semantic = false;
+    for a in &args[1..] {
+        if let Some(s) = string_value(*a, p.src) {
+            if c.help.is_none() {
+                c.help = Some(s);
+            }
+            continue;
+        }
+        if a.kind() == "call_expression" {
+            semantic = true;
+            let root = cst::chain_root(*a);
+            if let Some(t) = call_template_args(root, p.src) {
+                c.kind = kind_of_ident(t.trim_matches(['<', '>']).trim());
+            }
+            if let Some(name) = call_name(root, p.src) {
+                c.kind = c.kind.or(kind_of_call_name(name));
+            }
+            if let Some(field) = call_args(root).first().and_then(|b| bound_field(*b, p.src)) {
+                c.field = Some(field);
+            }
+            for setter in chained_calls(root) {
+                apply_setter(p, setter, &mut c);
+            }
+        }
+    }
+    c.takes_value = Some(semantic && c.kind != Some(Kind::Switch));
+    if !semantic {
+        c.kind = Some(Kind::Switch);
+    }
+    Some(c)
+}
+
+/// `threads,t` → (`threads`, `t`); `cache-type` → (`cache-type`, none).
+fn option_name(s: &str) -> Option<(String, Option<String>)> {
+    let (long, short) = match s.split_once(',') {
+        Some((l, sh)) => (l, Some(sh)),
+        None => (s, None),
+    };
+    let word = |w: &str| {
+        w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    };
+    if long.len() < 2 || !word(long) || short.is_some_and(|sh| sh.chars().count() != 1 || !word(sh)) {
+        return None;
+    }
+    Some((long.to_string(), short.map(str::to_string)))
 }
 
 /// `{"-t", "--threads"}`: an initializer list of flag names (at least one long).
@@ -178,6 +288,17 @@ fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>])
             continue;
         }
         if let Some(s) = string_value(*a, p.src) {
+            if let Some(names) = spellings(&s) {
+                for n in names {
+                    if c.name.is_empty() && looks(&n) == Looks::Flag {
+                        c.name = n;
+                        c.line = line(*a);
+                    } else if !c.aliases.contains(&n) {
+                        c.aliases.push(n);
+                    }
+                }
+                continue;
+            }
             match looks(&s) {
                 Looks::Flag => {
                     let s = s.trim_end_matches('=').to_string();
@@ -220,6 +341,10 @@ fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>])
                     evidence += 1;
                 }
             }
+            // The variable the value is stored in: its type is the kind.
+            "field_expression" | "pointer_expression" if c.field.is_none() => {
+                c.field = bound_field(*a, p.src);
+            }
             _ => {}
         }
     }
@@ -253,7 +378,14 @@ fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate) -> bool {
     let Some(name) = call_name(setter, p.src) else { return false };
     let args = call_args(setter);
     let strings: Vec<String> = args.iter().filter_map(|a| string_value(*a, p.src)).collect();
-    let first_value = args.first().map(|a| string_value(*a, p.src).unwrap_or_else(|| text(*a, p.src).to_string()));
+    let first_value = args.first().map(|a| {
+        string_value(*a, p.src).unwrap_or_else(|| {
+            let t = text(*a, p.src);
+            // `1.0f`, `4u`: the number, not its C++ suffix.
+            if a.kind() == "number_literal" { t.trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']) } else { t }
+                .to_string()
+        })
+    });
     match role_of_name(name) {
         Some(Role::Metavar) => c.metavar = first_value,
         Some(Role::Default) => {
@@ -284,8 +416,36 @@ fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate) -> bool {
         Some(Role::Env) | Some(Role::Name) => {}
         None => match kind_of_call_name(name) {
             Some(k) => c.kind = Some(k),
-            None => return false,
+            None => match member_check(p, setter) {
+                // `->check(IsMember({"a", "b"}))`: a check that refuses other words.
+                Some(members) => {
+                    c.members = Some((
+                        members,
+                        MembersFrom { origin: "declared-choices".into(), location: p.loc(line(setter)), closed: true },
+                    ))
+                }
+                None => return false,
+            },
         },
     }
     true
+}
+
+/// The words a check call admits: a nested call named like a membership test
+/// (`IsMember`, `one_of`, `choices`, `in_set`) over a list of string literals.
+fn member_check(p: &Parsed<'_>, setter: Node<'_>) -> Option<Vec<String>> {
+    for n in cst::preorder(setter) {
+        if n == setter || n.kind() != "call_expression" {
+            continue;
+        }
+        let name = call_name(n, p.src)?.to_ascii_lowercase().replace('_', "");
+        if !["ismember", "oneof", "choices", "inset", "member", "allowed"].iter().any(|w| name.contains(w)) {
+            continue;
+        }
+        let words: Vec<String> = cst::preorder(n).into_iter().filter_map(|s| string_value(s, p.src)).collect();
+        if words.len() >= 2 {
+            return Some(words);
+        }
+    }
+    None
 }

@@ -224,6 +224,7 @@ pub fn extract_flags_with(
     let mut warnings = parse_warnings(&parsed);
     let mut structs = rows::struct_fields(&parsed);
     let mut field_defaults = rows::field_defaults(&parsed);
+    let mut field_types = rows::field_types(&parsed);
     for c in companions {
         if let Ok(p) = parse(c) {
             for (k, v) in rows::struct_fields(&p) {
@@ -231,6 +232,9 @@ pub fn extract_flags_with(
             }
             for (k, v) in rows::field_defaults(&p) {
                 field_defaults.entry(k).or_insert(v);
+            }
+            for (k, v) in rows::field_types(&p) {
+                field_types.entry(k).or_insert(v);
             }
         }
     }
@@ -245,6 +249,11 @@ pub fn extract_flags_with(
     // field a parse branch assigns is the default (`int n_processors = 1;`).
     // Not for switches: `--no-gpu` sets `use_gpu`, whose default is the field's.
     for c in merged.values_mut() {
+        // A value bound to a field (`add_option("--x", o.x, …)`) has the
+        // field's declared type.
+        if c.kind.is_none() && c.evidence.is_none() {
+            c.evidence = c.field.as_ref().and_then(|f| field_types.get(f)).and_then(|t| roles::kind_of_ident(t));
+        }
         if c.default.as_deref().is_none_or(str::is_empty) && c.takes_value == Some(true) {
             if let Some(d) = c.field.as_ref().and_then(|f| field_defaults.get(f)) {
                 c.default = Some(d.clone());

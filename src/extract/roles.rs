@@ -38,8 +38,8 @@ pub fn role_of_name(name: &str) -> Option<Role> {
         "alias" | "aliases" | "short" | "shortname" | "shorts" | "abbrev" | "shortflag" | "alt" => Role::Alias,
         "metavar" | "meta" | "arg" | "argname" | "valuename" | "valname" | "placeholder" | "param" | "hint" | "var"
         | "valuehint" | "argument" | "value_name" | "usage_arg" => Role::Metavar,
-        "def" | "default" | "defaults" | "defaultvalue" | "defval" | "dflt" | "fallback" | "init" | "initial"
-        | "value" | "orelse" | "implicit" => Role::Default,
+        "def" | "default" | "defaults" | "defaultvalue" | "defaultval" | "defval" | "dflt" | "fallback" | "init"
+        | "initial" | "value" | "orelse" | "implicit" => Role::Default,
         "help" | "doc" | "docs" | "desc" | "description" | "summary" | "text" | "usage" | "about" | "brief"
         | "info" | "describe" | "explain" | "comment" | "helptext" | "docstring" => Role::Help,
         "kind" | "type" | "ty" | "argtype" | "valuetype" | "argkind" | "parser" | "valuekind" => Role::Kind,

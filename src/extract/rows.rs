@@ -75,6 +75,28 @@ pub(crate) fn field_defaults(p: &Parsed<'_>) -> HashMap<String, String> {
     out
 }
 
+/// Declared types of struct fields, by field name: `double temperature;` →
+/// `temperature` = `double`. The first declaration of a name wins.
+pub(crate) fn field_types(p: &Parsed<'_>) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for decl in cst::preorder(p.tree.root_node()) {
+        if decl.kind() != "field_declaration" {
+            continue;
+        }
+        let Some(ty) = decl.child_by_field_name("type") else { continue };
+        let mut dc = decl.walk();
+        for d in decl.children_by_field_name("declarator", &mut dc) {
+            // A pointer to char is text, whatever the base type says.
+            let pointer = d.kind() == "pointer_declarator";
+            if let Some(name) = declarator_name(d, p.src) {
+                let ty = text(ty, p.src).to_string();
+                out.entry(name).or_insert(if pointer && ty.contains("char") { "char*".to_string() } else { ty });
+            }
+        }
+    }
+    out
+}
+
 fn declarator_name(d: Node<'_>, src: &str) -> Option<String> {
     match d.kind() {
         "field_identifier" | "identifier" => Some(text(d, src).to_string()),
@@ -171,6 +193,10 @@ pub(crate) fn candidates(p: &Parsed<'_>, structs: &HashMap<String, Vec<String>>)
             }
         }
         if let Some(c) = getopt_row(p, &values) {
+            out.push(c);
+            continue;
+        }
+        if let Some(c) = keyed_row(p, &values, node, structs) {
             out.push(c);
             continue;
         }
@@ -280,6 +306,42 @@ fn row_candidate(
     }
     c.fill_slots(pending);
     Some(c)
+}
+
+/// A map entry keyed by the flag: `{"--x", {Kind::kInt, "N", "32", "help"}}`.
+/// The inner list is the spec; its positional fields come from the struct
+/// the map's value type names.
+fn keyed_row(
+    p: &Parsed<'_>,
+    values: &[(Option<String>, Value, Node<'_>)],
+    row: Node<'_>,
+    structs: &HashMap<String, Vec<String>>,
+) -> Option<Candidate> {
+    let [(None, Value::Str(key), key_node), (None, _, spec)] = values else { return None };
+    if looks(key) != Looks::Flag || spec.kind() != "initializer_list" {
+        return None;
+    }
+    let mut cursor = spec.walk();
+    let inner: Vec<Node<'_>> = spec.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+    let all_names =
+        inner.iter().all(|n| string_value(*n, p.src).is_some_and(|s| matches!(looks(&s), Looks::Flag | Looks::Short)));
+    if inner.is_empty() || all_names {
+        return None;
+    }
+    // The map's declared type names the key type first, then the spec struct.
+    let fields = row_fields(row, p.src, structs);
+    let mut flat = vec![(Some("flag".to_string()), Value::Str(key.clone()), *key_node)];
+    for (i, e) in inner.iter().enumerate() {
+        if e.kind() == "initializer_pair" {
+            let designator =
+                e.child_by_field_name("designator").map(|d| text(d, p.src).trim_start_matches('.').trim().to_string());
+            let v = e.child_by_field_name("value").unwrap_or(*e);
+            flat.push((designator, value_of(v, p.src), v));
+        } else {
+            flat.push((fields.and_then(|f| f.get(i)).cloned(), value_of(*e, p.src), *e));
+        }
+    }
+    row_candidate(p, &flat, None)
 }
 
 /// getopt_long's `struct option`: `{"name", required_argument, nullptr, 'n'}`.
