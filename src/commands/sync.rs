@@ -10,7 +10,7 @@ use crate::catalog::model::{Catalog, Provenance, SCHEMA_VERSION};
 use crate::cli::SyncArgs;
 use crate::config::Config;
 use crate::extract::{extract_flags_with, extract_metrics, SourceFile};
-use crate::source::{cache_root, PinnedTree};
+use crate::source::{cache_root, Origin, PinnedTree};
 
 pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     // A path on the command line is relative to the working directory; one
@@ -55,7 +55,11 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         engine,
         tag,
         &catalog.source.commit[..catalog.source.commit.len().min(12)],
-        if tree.from_cache { " (cached)" } else { "" }
+        match tree.how {
+            Origin::Fetched => "",
+            Origin::Cached => " (cached)",
+            Origin::Local => " (read in place)",
+        }
     )
     .map_err(super::OutputError)?;
     Ok(Outcome::Clean)
@@ -71,12 +75,24 @@ pub fn build(tree: &PinnedTree, engine: &str, cfg: &Config, io: &mut Io<'_>) -> 
         }
     }
     let (flags, mut warnings) = extract_flags_with(&config, &headers, &cfg.queries)?;
-    let sources: Vec<SourceFile> =
-        tree.cpp_sources()?.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
+    let (files, missing) = tree.cpp_sources()?;
+    let sources: Vec<SourceFile> = files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
     let (metrics, metric_warnings) = extract_metrics(&sources)?;
     warnings.extend(metric_warnings);
     for w in &warnings {
         writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
+    }
+    if !missing.is_empty() {
+        writeln!(
+            io.err,
+            "warning: {} at {} {} not in the repository (a partial clone?) and {} not read for metrics: {}",
+            if missing.len() == 1 { "1 C++ file".to_string() } else { format!("{} C++ files", missing.len()) },
+            tree.tag,
+            if missing.len() == 1 { "is" } else { "are" },
+            if missing.len() == 1 { "was" } else { "were" },
+            missing.join(", ")
+        )
+        .map_err(super::OutputError)?;
     }
     let mut catalog = Catalog {
         schema: SCHEMA_VERSION,

@@ -47,6 +47,9 @@ pub fn cache_root() -> PathBuf {
     dirs::cache_dir().unwrap_or_else(std::env::temp_dir).join("knobs")
 }
 
+/// C++ files read at a tag, as (path, text), and the paths whose blobs are missing.
+pub type CppSources = (Vec<(String, String)>, Vec<String>);
+
 /// A tag's tree, read from the cache.
 pub struct PinnedTree {
     repo: Repository,
@@ -56,8 +59,19 @@ pub struct PinnedTree {
     pub tag: String,
     /// The repository as the user named it.
     pub origin: String,
-    /// True when the tag was already in the cache and nothing was fetched.
-    pub from_cache: bool,
+    /// How the tree was reached: fetched, already cached, or read in place.
+    pub how: Origin,
+}
+
+/// How a pinned tree was reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Origin {
+    /// Fetched into the cache now.
+    Fetched,
+    /// The tag was already in the cache; nothing was fetched.
+    Cached,
+    /// A local repository, read where it is.
+    Local,
 }
 
 /// A stable, short name for a repository's cache folder.
@@ -123,6 +137,15 @@ impl PinnedTree {
     /// Opens `tag` of `repo` (a URL, or a path relative to `base`), fetching
     /// into the cache under `cache` unless the tag is already there.
     pub fn open(repo: &str, base: &Path, tag: &str, cache: &Path) -> Result<PinnedTree, SourceError> {
+        // A local repository is read in place: nothing is copied, so only the
+        // blobs knobs reads need to be present (a partial or size-limited
+        // clone lacks some large files, and a full copy would fail on them).
+        let local = base.join(repo);
+        if !repo.contains("://") && local.exists() {
+            let git = Repository::open_ext(&local, git2::RepositoryOpenFlags::NO_SEARCH, std::iter::empty::<&str>())
+                .map_err(|e| SourceError::Unreachable { repo: repo.to_string(), message: e.message().to_string() })?;
+            return PinnedTree::at_tag(git, repo, tag, Origin::Local);
+        }
         let url = fetch_url(repo, base);
         let dir = cache.join("repos").join(cache_name(&url));
         let cache_err = |e: std::io::Error| SourceError::Cache { path: dir.clone(), message: e.to_string() };
@@ -149,6 +172,10 @@ impl PinnedTree {
                 (Repository::open_bare(&dir)?, false)
             }
         };
+        PinnedTree::at_tag(git, repo, tag, if from_cache { Origin::Cached } else { Origin::Fetched })
+    }
+
+    fn at_tag(git: Repository, repo: &str, tag: &str, how: Origin) -> Result<PinnedTree, SourceError> {
         let (tree, commit) = match find_tag(&git, tag) {
             Some(c) => (c.tree_id(), c.id().to_string()),
             None => {
@@ -159,7 +186,7 @@ impl PinnedTree {
                 })
             }
         };
-        Ok(PinnedTree { repo: git, tree, commit, tag: tag.to_string(), origin: repo.to_string(), from_cache })
+        Ok(PinnedTree { repo: git, tree, commit, tag: tag.to_string(), origin: repo.to_string(), how })
     }
 
     /// The text of `path` at the tag, or `None` if it does not exist there.
@@ -186,10 +213,13 @@ impl PinnedTree {
         })
     }
 
-    /// Every C/C++ source file at the tag under the size cap, as (path, text).
-    pub fn cpp_sources(&self) -> Result<Vec<(String, String)>, SourceError> {
+    /// Every C/C++ source file at the tag under the size cap, as (path,
+    /// text), and the paths whose blobs the repository lacks (a partial
+    /// clone): those are skipped, not fatal.
+    pub fn cpp_sources(&self) -> Result<CppSources, SourceError> {
         let tree = self.repo.find_tree(self.tree)?;
         let mut out = Vec::new();
+        let mut missing = Vec::new();
         let mut err = None;
         tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
             let Ok(name) = entry.name() else { return git2::TreeWalkResult::Ok };
@@ -201,6 +231,7 @@ impl PinnedTree {
                         out.push((format!("{dir}{name}"), String::from_utf8_lossy(b.content()).into_owned()))
                     }
                     Ok(_) => {}
+                    Err(e) if e.code() == git2::ErrorCode::NotFound => missing.push(format!("{dir}{name}")),
                     Err(e) => {
                         err = Some(e);
                         return git2::TreeWalkResult::Abort;
@@ -213,7 +244,7 @@ impl PinnedTree {
             return Err(e.into());
         }
         out.sort();
-        Ok(out)
+        Ok((out, missing))
     }
 }
 

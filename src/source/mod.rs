@@ -8,5 +8,5 @@
 mod git;
 mod worktree;
 
-pub use git::{cache_root, PinnedTree, SourceError};
+pub use git::{cache_root, Origin, PinnedTree, SourceError};
 pub use worktree::{Staged, Worktree, WorktreeError};
