@@ -19,6 +19,12 @@ pub struct Cli {
     /// Say more: which catalogue each file was judged against, files passed over
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+    /// The engine: a built-in profile (radiance, llama.cpp) or one in knobs.toml [default: knobs.toml `[pin] engine`, else radiance]
+    #[arg(long, global = true, value_name = "NAME")]
+    pub engine: Option<String>,
+    /// Read this knobs.toml instead of searching upward for one
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -91,7 +97,7 @@ pub struct LintArgs {
     /// Judge against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
     #[arg(long = "version", value_name = "TAG")]
     pub version: Option<String>,
-    /// Read catalogues from this folder instead of the embedded ones
+    /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
     /// The lowest severity that makes the exit status 1 [default: knobs.toml, else warning]
@@ -124,7 +130,7 @@ pub struct ExplainArgs {
     /// Explain against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
     #[arg(long = "version", value_name = "TAG")]
     pub version: Option<String>,
-    /// Read catalogues (and semantics.toml) from this folder instead of the embedded ones
+    /// Also read catalogues and `<engine>/semantics.toml` from this folder (it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
 }
@@ -134,7 +140,7 @@ pub struct FlagsArgs {
     /// List the flags of this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
     #[arg(long = "version", value_name = "TAG")]
     pub version: Option<String>,
-    /// Read catalogues from this folder instead of the embedded ones
+    /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
 }
@@ -144,7 +150,7 @@ pub struct CheckArgs {
     /// Check against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
     #[arg(long = "version", value_name = "TAG")]
     pub version: Option<String>,
-    /// Read catalogues and semantics.toml from this folder instead of the embedded ones
+    /// Also read catalogues and `<engine>/semantics.toml` from this folder (it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
 }
@@ -157,10 +163,7 @@ pub struct SyncArgs {
     /// Tag to read [default: knobs.toml `[pin] tag`]
     #[arg(long)]
     pub tag: Option<String>,
-    /// Engine name, the catalogue's folder [default: knobs.toml `[pin] engine`, else radiance]
-    #[arg(long)]
-    pub engine: Option<String>,
-    /// Folder to write `<engine>/<tag>.toml` into [default: `catalog/` beside knobs.toml, else in the working directory]
+    /// Folder to write `<engine>/<tag>.toml` into [default: knobs.toml `[catalog] dir` (`catalog/` beside knobs.toml), else `catalog/` in the working directory]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 }
@@ -194,26 +197,20 @@ pub struct DiffArgs {
     pub from: String,
     /// The newer tag
     pub to: String,
-    /// Read catalogues from this folder instead of the embedded ones
+    /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
     pub format: DiffFormat,
-    /// Engine whose catalogues to compare [default: knobs.toml, else radiance]
-    #[arg(long)]
-    pub engine: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// Tag to show [default: the pinned tag, else the newest catalogued]
     pub tag: Option<String>,
-    /// Read catalogues from this folder instead of the embedded ones
+    /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ShowFormat::Human)]
     pub format: ShowFormat,
-    /// Engine whose catalogue to show [default: knobs.toml, else radiance]
-    #[arg(long)]
-    pub engine: Option<String>,
 }

@@ -1,7 +1,12 @@
-//! `knobs.toml`: the project's pin and extraction settings.
+//! `knobs.toml`: the project's pin, its catalogue folder, extraction and lint
+//! settings, and profiles for engines knobs does not know.
 //!
-//! Read in two phases: serde into a raw struct (syntax and unknown keys), then
-//! validation into `Config`, with errors that point into the file.
+//! Read in two phases: serde into a raw struct (syntax and unknown keys, with
+//! a did-you-mean), then checks into `Config`, with errors that point into the
+//! file. Config holds plain data — rule names, queries as text, each with its
+//! place in the file — and the layer that uses a value validates it, pointing
+//! back here with [`Config::error_at`]. It imports no other layer of knobs but
+//! the catalogue's profile type.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -10,9 +15,14 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::catalog::profile::{self, Profile};
+
 pub const FILE_NAME: &str = "knobs.toml";
+/// The engine when neither `--engine` nor `[pin] engine` names one.
 pub const DEFAULT_ENGINE: &str = "radiance";
-pub const DEFAULT_CONFIG_PATH: &str = "core/config.cpp";
+/// The folder beside knobs.toml that `knobs sync` writes to and every
+/// command reads synced catalogues from.
+pub const DEFAULT_CATALOG_DIR: &str = "catalog";
 
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -20,9 +30,13 @@ struct RawConfig {
     #[serde(default)]
     pin: Option<RawPin>,
     #[serde(default)]
+    catalog: Option<RawCatalog>,
+    #[serde(default)]
     extract: Option<RawExtract>,
     #[serde(default)]
     lint: Option<RawLint>,
+    #[serde(default)]
+    profile: std::collections::BTreeMap<String, Spanned<toml::Table>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -37,7 +51,17 @@ struct RawLint {
     fail_on: Option<Spanned<String>>,
     max_file_size: Option<u64>,
     #[serde(default)]
-    severity: std::collections::BTreeMap<String, Spanned<String>>,
+    severity: std::collections::BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    select: Vec<Spanned<String>>,
+    #[serde(default)]
+    ignore: Vec<Spanned<String>>,
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
+    #[serde(default, rename = "per-file-ignores")]
+    per_file_ignores: std::collections::BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    #[serde(default)]
+    helm_args: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -50,10 +74,15 @@ struct RawPin {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+struct RawCatalog {
+    dir: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawExtract {
     config: Option<Spanned<String>>,
-    #[serde(default)]
-    headers: Vec<Spanned<String>>,
+    headers: Option<Vec<Spanned<String>>>,
     #[serde(default)]
     query: Vec<RawQuery>,
 }
@@ -64,21 +93,42 @@ struct RawQuery {
     flags: Spanned<String>,
 }
 
-/// The validated configuration.
+/// A value read from knobs.toml, with the byte range it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located<T> {
+    pub value: T,
+    pub span: Range<usize>,
+}
+
+impl<T> Located<T> {
+    fn from(s: Spanned<T>) -> Located<T> {
+        let span = s.span();
+        Located { value: s.into_inner(), span }
+    }
+}
+
+/// The checked configuration.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Config {
     /// Where it was read from; `None` for the built-in defaults.
     pub path: Option<PathBuf>,
-    pub engine: String,
+    /// Its text, for errors that point into it.
+    pub text: String,
+    /// `[pin] engine`; the command line's `--engine` wins over it.
+    pub engine: Option<String>,
     pub repo: Option<String>,
     pub tag: Option<String>,
-    /// The file holding the help table and validator.
-    pub config_path: String,
-    /// Headers read for struct definitions.
-    pub headers: Vec<String>,
+    /// `[catalog] dir`, relative to knobs.toml (default `catalog`).
+    pub catalog_dir: Option<String>,
+    /// `[extract] config`: replaces the profile's configuration files.
+    pub extract_config: Option<String>,
+    /// `[extract] headers`: replaces the profile's headers.
+    pub headers: Option<Vec<String>>,
     /// Tree-sitter queries for help-table shapes knobs does not know.
-    pub queries: Vec<String>,
-    /// Binaries whose argv is the engine's; the engine name is always one.
+    pub queries: Vec<Located<String>>,
+    /// Profiles for engines knobs does not know (`[profile.NAME]`).
+    pub profiles: Vec<Profile>,
+    /// Binaries whose argv is the engine's, beyond the profile's.
     pub engine_commands: Vec<String>,
     /// Serve-script names whose argv is handed to the engine.
     pub serve_scripts: Vec<String>,
@@ -87,8 +137,17 @@ pub struct Config {
     /// `error` or `warning`: the lowest severity that fails the run.
     pub fail_on: Option<String>,
     pub max_file_size: Option<u64>,
-    /// Rule code → `error`, `warning` or `off`.
-    pub severity: Vec<(&'static str, Option<crate::lint::rules::Severity>)>,
+    /// `[lint.severity]`: rule (code or name) → `error`, `warning` or `off`.
+    pub severity: Vec<(Located<String>, Located<String>)>,
+    /// `[lint] select` / `ignore`: rules (codes or names).
+    pub select: Vec<Located<String>>,
+    pub ignore: Vec<Located<String>>,
+    /// `[lint] exclude`: path globs that are never linted.
+    pub exclude: Vec<Located<String>>,
+    /// `[lint.per-file-ignores]`: path glob → rules.
+    pub per_file_ignores: Vec<(Located<String>, Vec<Located<String>>)>,
+    /// `[lint] helm_args`: dotted keys of Helm values holding the engine's extra args.
+    pub helm_args: Vec<String>,
 }
 
 impl Config {
@@ -96,25 +155,48 @@ impl Config {
     pub fn dir(&self) -> Option<PathBuf> {
         self.path.as_ref().and_then(|p| p.parent()).map(Path::to_path_buf)
     }
-}
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            path: None,
-            engine: DEFAULT_ENGINE.into(),
-            repo: None,
-            tag: None,
-            config_path: DEFAULT_CONFIG_PATH.into(),
-            headers: vec!["core/config.h".into()],
-            queries: Vec::new(),
-            engine_commands: Vec::new(),
-            serve_scripts: Vec::new(),
-            env_files: Vec::new(),
-            fail_on: None,
-            max_file_size: None,
-            severity: Vec::new(),
+    /// The folder synced catalogues are read from and written to: `[catalog]
+    /// dir` or `catalog/`, beside knobs.toml; `None` without a knobs.toml.
+    pub fn catalog_dir(&self) -> Option<PathBuf> {
+        self.dir().map(|d| d.join(self.catalog_dir.as_deref().unwrap_or(DEFAULT_CATALOG_DIR)))
+    }
+
+    /// The engine: `--engine`, else `[pin] engine`, else the default.
+    pub fn engine_name<'a>(&'a self, flag: Option<&'a str>) -> &'a str {
+        flag.or(self.engine.as_deref()).unwrap_or(DEFAULT_ENGINE)
+    }
+
+    /// The profile of an engine: one described in knobs.toml, else a built-in
+    /// one, else the default engine's rules under the engine's own name.
+    /// `[extract]` settings replace the profile's files.
+    pub fn profile(&self, engine: &str) -> Profile {
+        let mut p = self
+            .profiles
+            .iter()
+            .find(|p| p.name == engine)
+            .cloned()
+            .or_else(|| profile::builtin(engine))
+            .unwrap_or_else(|| {
+                let mut d = profile::builtin(DEFAULT_ENGINE).unwrap_or_else(|| Profile::bare(engine));
+                d.name = engine.to_string();
+                d.images.names = vec![engine.to_string()];
+                d.commands = Profile::bare(engine).commands;
+                d
+            });
+        if let Some(c) = &self.extract_config {
+            p.extract.config = vec![c.clone()];
         }
+        if let Some(h) = &self.headers {
+            p.extract.headers = h.clone();
+        }
+        p
+    }
+
+    /// An error pointing at `span` of knobs.toml.
+    pub fn error_at(&self, span: Range<usize>, message: String, label: &str, help: Option<String>) -> ConfigError {
+        let path = self.path.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
+        ConfigError::at(&path, &self.text, Some(span), message, label, help)
     }
 }
 
@@ -160,40 +242,74 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 /// Reads the nearest `knobs.toml`, or the defaults when there is none.
 pub fn load_from(start: &Path) -> Result<Config, Box<ConfigError>> {
     match find(start) {
-        Some(path) => {
-            let text = std::fs::read_to_string(&path).map_err(|e| {
-                Box::new(ConfigError::at(&path, "", None, format!("cannot read {}: {e}", path.display()), "", None))
-            })?;
-            parse(&path, &text)
-        }
+        Some(path) => load(&path),
         None => Ok(Config::default()),
     }
 }
 
-fn valid_name(s: &str) -> bool {
-    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+/// Reads one `knobs.toml`.
+pub fn load(path: &Path) -> Result<Config, Box<ConfigError>> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Box::new(ConfigError::at(path, "", None, format!("cannot read {}: {e}", path.display()), "", None))
+    })?;
+    parse(path, &text)
 }
 
-/// Parses and validates the text of a `knobs.toml`.
+/// The keys each table accepts, for a did-you-mean on an unknown one.
+const KNOWN_KEYS: &[&str] = &[
+    "pin",
+    "catalog",
+    "extract",
+    "lint",
+    "profile",
+    "engine",
+    "repo",
+    "tag",
+    "dir",
+    "config",
+    "headers",
+    "query",
+    "flags",
+    "engine_commands",
+    "serve_scripts",
+    "env_files",
+    "fail_on",
+    "max_file_size",
+    "severity",
+    "select",
+    "ignore",
+    "exclude",
+    "per-file-ignores",
+    "helm_args",
+];
+
+fn did_you_mean(message: &str) -> Option<String> {
+    let unknown = message.split('`').nth(1)?;
+    let near = crate::catalog::query::suggest(unknown, KNOWN_KEYS.iter().copied())?;
+    Some(format!("did you mean `{near}`?"))
+}
+
+/// Parses and checks the text of a `knobs.toml`.
 pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
-        Box::new(ConfigError::at(path, text, e.span(), format!("{} is not valid", path.display()), e.message(), None))
+        let help = did_you_mean(e.message());
+        Box::new(ConfigError::at(path, text, e.span(), format!("{} is not valid", path.display()), e.message(), help))
     })?;
-    let mut cfg = Config { path: Some(path.to_path_buf()), ..Config::default() };
+    let mut cfg = Config { path: Some(path.to_path_buf()), text: text.to_string(), ..Config::default() };
     let fail = |s: &Spanned<String>, message: &str, label: &str, help: &str| {
         Box::new(ConfigError::at(path, text, Some(s.span()), message.to_string(), label, Some(help.to_string())))
     };
     if let Some(pin) = raw.pin {
         if let Some(engine) = pin.engine {
-            if !valid_name(engine.get_ref()) {
+            if !profile::valid_name(engine.get_ref()) {
                 return Err(fail(
                     &engine,
                     "invalid [pin] engine",
-                    "not a plain name",
-                    "use letters, digits, `-` or `_`, e.g. `radiance`",
+                    "not an engine name",
+                    "use letters, digits, `.`, `-` or `_`, e.g. `radiance` or `llama.cpp`",
                 ));
             }
-            cfg.engine = engine.into_inner();
+            cfg.engine = Some(engine.into_inner());
         }
         if let Some(repo) = pin.repo {
             if repo.get_ref().trim().is_empty() {
@@ -207,7 +323,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
             cfg.repo = Some(repo.into_inner());
         }
         if let Some(tag) = pin.tag {
-            if tag.get_ref().trim().is_empty() || tag.get_ref().contains(char::is_whitespace) {
+            if !valid_tag(tag.get_ref()) {
                 return Err(fail(
                     &tag,
                     "invalid [pin] tag",
@@ -218,9 +334,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
             cfg.tag = Some(tag.into_inner());
         }
     }
+    if let Some(dir) = raw.catalog.and_then(|c| c.dir) {
+        if dir.get_ref().trim().is_empty() {
+            return Err(fail(&dir, "empty [catalog] dir", "empty", "a folder relative to knobs.toml, e.g. `catalog`"));
+        }
+        cfg.catalog_dir = Some(dir.into_inner());
+    }
     if let Some(ex) = raw.extract {
         if let Some(c) = ex.config {
-            if c.get_ref().trim().is_empty() || c.get_ref().starts_with('/') {
+            if c.get_ref().trim().is_empty() || c.get_ref().starts_with('/') || c.get_ref().contains("..") {
                 return Err(fail(
                     &c,
                     "invalid [extract] config",
@@ -228,57 +350,68 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
                     "e.g. `core/config.cpp`",
                 ));
             }
-            cfg.config_path = c.into_inner();
+            cfg.extract_config = Some(c.into_inner());
         }
-        if !ex.headers.is_empty() {
-            cfg.headers = ex.headers.into_iter().map(Spanned::into_inner).collect();
+        if let Some(h) = ex.headers {
+            cfg.headers = Some(h.into_iter().map(Spanned::into_inner).collect());
         }
-        for q in ex.query {
-            if let Err(problem) = crate::extract::queries::check(q.flags.get_ref()) {
-                return Err(fail(
-                    &q.flags,
-                    &format!("invalid [[extract.query]] flags query: {}", problem.message),
-                    "this query",
-                    "captures: @flag (required), @metavar, @default, @help, @alias, @kind; see the tree-sitter query syntax",
-                ));
+        cfg.queries = ex.query.into_iter().map(|q| Located::from(q.flags)).collect();
+    }
+    for (name, table) in raw.profile {
+        let span = table.span();
+        let mut table = table.into_inner();
+        table.insert("name".into(), toml::Value::String(name.clone()));
+        let parsed = toml::Value::Table(table).try_into::<Profile>().map_err(|e| e.message().to_string());
+        let checked = parsed.and_then(|p| p.validate().map(|_| p).map_err(|e| e.message));
+        match checked {
+            Ok(p) => cfg.profiles.push(p),
+            Err(message) => {
+                return Err(Box::new(ConfigError::at(
+                    path,
+                    text,
+                    Some(span),
+                    format!("invalid [profile.\"{name}\"]: {message}"),
+                    "this profile",
+                    Some("see README.md, `Engines`, for the keys a profile takes".into()),
+                )))
             }
-            cfg.queries.push(q.flags.into_inner());
         }
     }
     if let Some(lint) = raw.lint {
-        use crate::lint::rules::{find, Severity};
         cfg.engine_commands = lint.engine_commands;
         cfg.serve_scripts = lint.serve_scripts;
         cfg.env_files = lint.env_files;
         cfg.max_file_size = lint.max_file_size;
+        cfg.helm_args = lint.helm_args;
         if let Some(f) = lint.fail_on {
             if !matches!(f.get_ref().as_str(), "error" | "warning") {
                 return Err(fail(&f, "invalid [lint] fail_on", "not a severity", "use `error` or `warning`"));
             }
             cfg.fail_on = Some(f.into_inner());
         }
-        for (rule, level) in lint.severity {
-            let Some(r) = find(&rule) else {
-                let start = text.find(&rule).unwrap_or(0);
-                return Err(Box::new(ConfigError::at(
-                    path,
-                    text,
-                    Some(start..start + rule.len()),
-                    format!("[lint.severity] names no rule `{rule}`"),
-                    "unknown rule",
-                    Some("`knobs rules` lists the rule codes and names".into()),
-                )));
-            };
-            let sev = match level.get_ref().as_str() {
-                "error" => Some(Severity::Error),
-                "warning" => Some(Severity::Warning),
-                "off" => None,
-                _ => return Err(fail(&level, "invalid severity", "not a severity", "use `error`, `warning` or `off`")),
-            };
-            cfg.severity.push((r.code, sev));
-        }
+        cfg.severity = lint.severity.into_iter().map(|(k, v)| (Located::from(k), Located::from(v))).collect();
+        cfg.select = lint.select.into_iter().map(Located::from).collect();
+        cfg.ignore = lint.ignore.into_iter().map(Located::from).collect();
+        cfg.exclude = lint.exclude.into_iter().map(Located::from).collect();
+        cfg.per_file_ignores = lint
+            .per_file_ignores
+            .into_iter()
+            .map(|(k, v)| (Located::from(k), v.into_iter().map(Located::from).collect()))
+            .collect();
     }
     Ok(cfg)
+}
+
+/// A tag that can name a catalogue file: no whitespace, no path separators.
+pub fn valid_tag(tag: &str) -> bool {
+    let t = tag.trim();
+    !t.is_empty()
+        && t == tag
+        && !tag.contains(char::is_whitespace)
+        && !tag.contains(['/', '\\'])
+        && tag != "."
+        && tag != ".."
+        && !tag.starts_with('.')
 }
 
 #[cfg(test)]
@@ -287,10 +420,12 @@ mod tests {
 
     #[test]
     fn reads_a_pin() {
-        let cfg = parse(Path::new("knobs.toml"), "[pin]\nengine = \"radiance\"\nrepo = \"r\"\ntag = \"v1.8.1\"\n")
+        let cfg = parse(Path::new("knobs.toml"), "[pin]\nengine = \"llama.cpp\"\nrepo = \"r\"\ntag = \"b4100\"\n")
             .expect("valid");
-        assert_eq!(cfg.tag.as_deref(), Some("v1.8.1"));
-        assert_eq!(cfg.repo.as_deref(), Some("r"));
+        assert_eq!(cfg.tag.as_deref(), Some("b4100"));
+        assert_eq!(cfg.engine_name(None), "llama.cpp");
+        assert_eq!(cfg.engine_name(Some("radiance")), "radiance");
+        assert_eq!(cfg.profile("llama.cpp").metrics.prefixes, ["llamacpp:"]);
     }
 
     #[test]
@@ -301,5 +436,23 @@ mod tests {
         assert_eq!(&text[span.offset()..span.offset() + span.len()], "\"v1 8\"");
         let err = parse(Path::new("knobs.toml"), "[pinn]\n").expect_err("unknown table");
         assert!(err.label.contains("unknown field"), "{}", err.label);
+        assert_eq!(err.help.as_deref(), Some("did you mean `pin`?"));
+        for bad in ["../x", "/etc", ".."] {
+            let text = format!("[pin]\nengine = \"{bad}\"\n");
+            assert!(parse(Path::new("knobs.toml"), &text).is_err(), "{bad}");
+        }
+        assert!(parse(Path::new("knobs.toml"), "[pin]\ntag = \"v1/../../x\"\n").is_err());
+    }
+
+    #[test]
+    fn a_profile_in_knobs_toml_describes_a_third_engine() {
+        let text = "[pin]\nengine = \"whisper.cpp\"\n\n[profile.\"whisper.cpp\"]\n[profile.\"whisper.cpp\".extract]\nconfig = [\"examples/cli/cli.cpp\"]\n[[profile.\"whisper.cpp\".command]]\nname = \"whisper-cli\"\n";
+        let cfg = parse(Path::new("knobs.toml"), text).expect("valid");
+        let p = cfg.profile("whisper.cpp");
+        assert_eq!(p.extract.config, ["examples/cli/cli.cpp"]);
+        assert_eq!(p.commands[0].name, "whisper-cli");
+        let bad = "[profile.x]\nimages = { tag = \"(\" }\n";
+        let err = parse(Path::new("knobs.toml"), bad).expect_err("bad regex");
+        assert!(err.message.contains("invalid [profile.\"x\"]"), "{}", err.message);
     }
 }

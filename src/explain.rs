@@ -6,8 +6,10 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::catalog::model::{Catalog, Flag, Metric};
+use crate::catalog::profile::Profile;
+use crate::catalog::query::{env_key_for, env_target, find_metric};
 use crate::catalog::semantics::{FlagSemantics, MetricSemantics, Semantics};
-use crate::lint::rules::{self, env_flag, env_key_of, find_metric, other_prefix, Rule};
+use crate::lint::rules::{self, Rule};
 
 /// What a subject resolved to.
 pub enum Subject {
@@ -54,7 +56,12 @@ pub struct FlagExplain {
     /// `core/config.cpp:92 @ v1.8.1 (76552d15dfd0)`
     pub members_at: Option<String>,
     pub declared_at: String,
-    pub env_key: String,
+    /// The env key that sets it, when it has one.
+    pub env_key: Option<String>,
+    /// True when the key may carry a service prefix (the profile's convention).
+    pub env_prefixable: bool,
+    /// The binaries that accept it, when the source scopes it.
+    pub binaries: Vec<String>,
     pub semantics: Option<FlagSemantics>,
     pub meters: Vec<Meter>,
     pub history: Vec<Version>,
@@ -82,41 +89,69 @@ fn at(location: &str, c: &Catalog) -> String {
 
 /// Resolves and explains a subject against `catalog` (the pinned build),
 /// with `all` the engine's catalogued versions, oldest first.
-pub fn explain(subject: &str, catalog: &Catalog, all: &[Catalog], sem: &Semantics) -> Result<Subject, Unknown> {
+pub fn explain(
+    subject: &str,
+    catalog: &Catalog,
+    all: &[Catalog],
+    sem: &Semantics,
+    profile: &Profile,
+) -> Result<Subject, Unknown> {
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     if let Some(rule) = rules::find(subject) {
         return Ok(Subject::Rule(rule));
     }
-    if subject.starts_with("radiance:") || subject.starts_with("vllm:") {
-        return explain_metric(subject, catalog, all, sem, &build).map(|m| Subject::Metric(Box::new(m)));
+    if profile.is_metric_name(subject) {
+        return explain_metric(subject, catalog, all, sem, profile, &build).map(|m| Subject::Metric(Box::new(m)));
     }
+    // A metric written without its prefix (`engine_steps_held_total`).
+    let prefixed = profile
+        .metrics
+        .prefixes
+        .iter()
+        .map(|p| format!("{p}{subject}"))
+        .find(|name| find_metric(catalog, name).is_some() || all.iter().any(|c| find_metric(c, name).is_some()));
+    if let Some(name) = prefixed {
+        return explain_metric(&name, catalog, all, sem, profile, &build).map(|m| Subject::Metric(Box::new(m)));
+    }
+    let by_env = |subject: &str| {
+        env_target(subject, catalog, profile, &Default::default())
+            .or_else(|| all.iter().rev().find_map(|c| env_target(subject, c, profile, &Default::default())))
+            .map(|t| t.flag.name.clone())
+    };
     let name = if subject.starts_with('-') {
         subject.to_string()
     } else if subject.chars().any(|c| c.is_ascii_uppercase()) {
-        let by_env = env_flag(subject, catalog, &Default::default())
-            .or_else(|| all.iter().rev().find_map(|c| env_flag(subject, c, &Default::default())));
-        by_env.map_or_else(|| format!("--{subject}"), |f| f.name.clone())
+        by_env(subject).unwrap_or_else(|| format!("--{subject}"))
     } else {
         format!("--{subject}")
     };
-    let found = catalog
-        .flag(&name)
+    let single = format!("-{}", name.trim_start_matches('-'));
+    fn lookup<'c>(c: &'c Catalog, profile: &Profile, name: &str, single: &str) -> Option<&'c Flag> {
+        crate::catalog::query::flag(c, profile, name).or_else(|| c.flag(single))
+    }
+    let found = lookup(catalog, profile, &name, &single)
         .map(|f| (f, catalog))
-        .or_else(|| all.iter().rev().find_map(|c| c.flag(&name).map(|f| (f, c))));
+        .or_else(|| all.iter().rev().find_map(|c| lookup(c, profile, &name, &single).map(|f| (f, c))));
     match found {
-        Some((flag, from)) => Ok(Subject::Flag(Box::new(explain_flag(flag, from, catalog, all, sem, &build)))),
-        None => Err(unknown(subject, catalog, &build)),
+        Some((flag, from)) => Ok(Subject::Flag(Box::new(explain_flag(flag, from, catalog, all, sem, profile, &build)))),
+        None => Err(unknown(subject, catalog, profile, &build)),
     }
 }
 
-fn unknown(subject: &str, catalog: &Catalog, build: &str) -> Unknown {
+fn unknown(subject: &str, catalog: &Catalog, profile: &Profile, build: &str) -> Unknown {
     let mut names: Vec<String> = Vec::new();
     for f in &catalog.flags {
         names.push(f.name.clone());
         names.push(f.name.trim_start_matches('-').to_string());
-        names.push(env_key_of(&f.name));
+        names.extend(env_key_for(f, profile));
     }
     names.extend(catalog.metrics.iter().map(|m| m.name.clone()));
+    // Metric names without their prefix, for a subject written without one.
+    for m in &catalog.metrics {
+        if let Some(p) = profile.metrics.prefixes.iter().find(|p| m.name.starts_with(p.as_str())) {
+            names.push(m.name[p.len()..].to_string());
+        }
+    }
     for r in rules::RULES {
         names.push(r.code.to_string());
         names.push(r.name.to_string());
@@ -129,8 +164,9 @@ fn unknown(subject: &str, catalog: &Catalog, build: &str) -> Unknown {
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
     let mut help: Option<String> = None;
-    if let Some(right) = other_prefix(subject).filter(|o| find_metric(catalog, o).is_some()) {
-        help = Some(format!("it is exported as `{right}`: latency and vLLM-compatible names live under `vllm:`, cadence under `radiance:`"));
+    if let Some(right) = profile.paired_name(subject).filter(|o| find_metric(catalog, o).is_some()) {
+        let why = profile.metrics.pair_hint.as_deref().map(|h| format!(": {h}")).unwrap_or_default();
+        help = Some(format!("it is exported as `{right}`{why}"));
     } else if !scored.is_empty() {
         let near: Vec<String> = scored.iter().take(3).map(|(_, n)| format!("`{n}`")).collect();
         help = Some(format!("did you mean {}?", near.join(", ")));
@@ -145,6 +181,7 @@ fn explain_flag(
     pinned: &Catalog,
     all: &[Catalog],
     sem: &Semantics,
+    profile: &Profile,
     build: &str,
 ) -> FlagExplain {
     let semantics = sem.flag.get(&flag.name).cloned();
@@ -162,7 +199,13 @@ fn explain_flag(
         in_pinned: std::ptr::eq(from, pinned),
         members_at: flag.members_from.as_ref().map(|m| at(&m.location, from)),
         declared_at: at(&flag.location, from),
-        env_key: env_key_of(&flag.name),
+        env_key: env_key_for(flag, profile),
+        env_prefixable: flag.env.is_empty() && profile.env.convention,
+        binaries: if flag.scopes.is_empty() && flag.excludes.is_empty() {
+            Vec::new()
+        } else {
+            profile.binaries_accepting(&flag.scopes, &flag.excludes)
+        },
         flag: flag.clone(),
         semantics,
         meters,
@@ -242,10 +285,11 @@ fn explain_metric(
     pinned: &Catalog,
     all: &[Catalog],
     sem: &Semantics,
+    profile: &Profile,
     build: &str,
 ) -> Result<MetricExplain, Unknown> {
     let found = find_metric(pinned, name).or_else(|| all.iter().rev().find_map(|c| find_metric(c, name)));
-    let Some(metric) = found else { return Err(unknown(name, pinned, build)) };
+    let Some(metric) = found else { return Err(unknown(name, pinned, profile, build)) };
     let versions = all
         .iter()
         .map(|c| {
@@ -258,7 +302,7 @@ fn explain_metric(
         in_pinned: find_metric(pinned, name).is_some(),
         semantics: sem.metric.get(&metric.name).cloned(),
         metered_for: sem.metered_by(&metric.name).into_iter().map(str::to_string).collect(),
-        other_prefix: other_prefix(&metric.name).filter(|o| all.iter().any(|c| find_metric(c, o).is_some())),
+        other_prefix: profile.paired_name(&metric.name).filter(|o| all.iter().any(|c| find_metric(c, o).is_some())),
         metric: metric.clone(),
         versions,
     })
@@ -332,12 +376,25 @@ pub fn human(s: &Subject) -> String {
             }
             field(&mut out, "help", &f.help);
             field(&mut out, "declared", &e.declared_at);
-            let env = if e.env_key.contains('_') {
-                format!("{} (a service prefix is allowed: SVC_{})", e.env_key, e.env_key)
-            } else {
-                format!("{} (exactly: a one-word key takes no service prefix)", e.env_key)
-            };
-            field(&mut out, "env", &env);
+            if let Some(removed) = &f.removed {
+                field(&mut out, "removed", &format!("still parsed, always refused: {removed}"));
+            }
+            if !f.negated.is_empty() {
+                field(&mut out, "negated", &f.negated.join(", "));
+            }
+            if let Some(key) = &e.env_key {
+                let env = if !e.env_prefixable {
+                    key.clone()
+                } else if key.contains('_') {
+                    format!("{key} (a service prefix is allowed: SVC_{key})")
+                } else {
+                    format!("{key} (exactly: a one-word key takes no service prefix)")
+                };
+                field(&mut out, "env", &env);
+            }
+            if !e.binaries.is_empty() {
+                field(&mut out, "binaries", &e.binaries.join(", "));
+            }
             if let Some(sem) = &e.semantics {
                 let _ = writeln!(out, "\nWhat it does\n{}", wrap(&sem.does, "  ").trim_end());
                 if let Some(c) = &sem.costs {
@@ -431,7 +488,9 @@ pub fn markdown(s: &Subject) -> String {
             if let Some(a) = &f.auto_means {
                 let _ = writeln!(out, "- `auto`: {a}");
             }
-            let _ = writeln!(out, "- env: `{}`", e.env_key);
+            if let Some(key) = &e.env_key {
+                let _ = writeln!(out, "- env: `{key}`");
+            }
             let _ = writeln!(out, "- declared: `{}`", e.declared_at);
             let _ = writeln!(out, "\n{}", f.help);
             if let Some(sem) = &e.semantics {

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod config;
+mod embedded;
 pub mod explain;
 pub mod extract;
 pub mod lint;
@@ -86,7 +87,24 @@ fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
         cli::Command::Man => return commands::meta::man(io),
         _ => {}
     }
-    let cfg = config::load_from(&io.cwd).map_err(|e| miette::Report::new(*e))?;
+    let mut cfg = match &cli.config {
+        Some(path) => config::load(&io.cwd.join(path)),
+        None => config::load_from(&io.cwd),
+    }
+    .map_err(|e| miette::Report::new(*e))?;
+    if let Some(engine) = &cli.engine {
+        if !catalog::profile::valid_name(engine) {
+            return Err(miette::miette!(
+                help = "an engine name is letters, digits, `.`, `-` or `_`, e.g. `radiance` or `llama.cpp`",
+                "`{engine}` is not an engine name"
+            ));
+        }
+        // The command line wins over knobs.toml's pin.
+        if cfg.engine.as_deref() != Some(engine.as_str()) {
+            cfg.engine = Some(engine.clone());
+            cfg.tag = None;
+        }
+    }
     match &cli.command {
         cli::Command::Completions { .. } | cli::Command::Man => unreachable!("handled above"),
         cli::Command::Lint(a) => commands::lint::run(a, &cfg, io),

@@ -7,7 +7,7 @@ use knobs::catalog::store::Store;
 use crate::support::{self, run_in};
 
 fn embedded(tag: &str) -> Catalog {
-    Store::embedded().expect("embedded").get("radiance", tag).expect("catalogued").clone()
+    Store::embedded("radiance").expect("embedded").get("radiance", tag).expect("catalogued").clone()
 }
 
 #[test]

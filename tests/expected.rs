@@ -40,6 +40,18 @@ struct ExpectedFlag {
     members_origin: Option<String>,
     members_at: Option<String>,
     members_closed: Option<bool>,
+    #[serde(default)]
+    negated: Vec<String>,
+    #[serde(default)]
+    env: Vec<String>,
+    #[serde(default)]
+    scopes: Vec<String>,
+    #[serde(default)]
+    excludes: Vec<String>,
+    removed: Option<String>,
+    arity: Option<u8>,
+    /// Compared only where the expectation gives it.
+    help: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -53,7 +65,11 @@ struct ExpectedMetric {
 }
 
 fn expected(tag: &str) -> Expected {
-    let path = support::fixtures().join("radiance/expected").join(format!("{tag}.toml"));
+    expected_of("radiance", tag)
+}
+
+fn expected_of(engine: &str, tag: &str) -> Expected {
+    let path = support::fixtures().join(engine).join("expected").join(format!("{tag}.toml"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let e: Expected = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert_eq!(e.tag, tag, "{} names another tag", path.display());
@@ -75,9 +91,21 @@ fn differences(want: &Expected, got: &Catalog) -> Vec<String> {
             continue;
         };
         let item = format!("flag {}", w.name);
-        let mut aliases = w.aliases.clone();
-        aliases.sort();
-        field(&item, "aliases", format!("{aliases:?}"), format!("{:?}", g.aliases));
+        let sorted = |v: &[String]| {
+            let mut v = v.to_vec();
+            v.sort();
+            format!("{v:?}")
+        };
+        field(&item, "aliases", sorted(&w.aliases), format!("{:?}", g.aliases));
+        field(&item, "negated", sorted(&w.negated), format!("{:?}", g.negated));
+        field(&item, "env", sorted(&w.env), format!("{:?}", g.env));
+        field(&item, "scopes", sorted(&w.scopes), format!("{:?}", g.scopes));
+        field(&item, "excludes", sorted(&w.excludes), format!("{:?}", g.excludes));
+        field(&item, "removed", format!("{:?}", w.removed), format!("{:?}", g.removed));
+        field(&item, "arity", format!("{:?}", w.arity), format!("{:?}", g.arity));
+        if let Some(help) = &w.help {
+            field(&item, "help", format!("{help:?}"), format!("{:?}", g.help));
+        }
         field(&item, "metavar", format!("{:?}", w.metavar), format!("{:?}", g.metavar));
         field(&item, "kind", w.kind.clone(), g.kind.as_str().to_string());
         field(&item, "default", format!("{:?}", w.default), format!("{:?}", g.default));
@@ -141,16 +169,36 @@ fn committed_catalogues_match_the_hand_written_expectations() {
         let path = support::root().join("catalog/radiance").join(format!("{tag}.toml"));
         let got: Catalog = toml::from_str(&std::fs::read_to_string(&path).expect("committed")).expect("catalogue");
         assert_matches(&want, &got, &format!("catalog/radiance/{tag}.toml"));
-        let embedded = Store::embedded().expect("embedded");
+        let embedded = Store::embedded("radiance").expect("embedded");
         assert_matches(&want, embedded.get("radiance", tag).expect("embedded"), &format!("the embedded {tag}"));
     }
+}
+
+/// The llama.cpp idiom (knobs' own fixture in that shape) through
+/// `knobs sync --engine llama.cpp`: options, negated spellings, env keys,
+/// scopes, members from comparisons, predicates, tables and another file's
+/// validator, a removed option, metrics printed behind a prefix.
+#[test]
+fn llama_cpp_idiom_matches_its_hand_written_expectation() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let repo = tmp.path().join("llama.git");
+    support::build_repo(&repo, &[("b4100", support::fixtures().join("llama.cpp/b4100"))]);
+    let want = expected_of("llama.cpp", "b4100");
+    let r =
+        knobs(tmp.path(), &["sync", "--engine", "llama.cpp", "--repo", "llama.git", "--tag", "b4100", "--out", "out"]);
+    assert_eq!(r.code, 0, "sync: {}", r.stderr);
+    assert_eq!(r.stderr, "", "no warnings expected");
+    let path = tmp.path().join("out/llama.cpp/b4100.toml");
+    let got: Catalog = toml::from_str(&std::fs::read_to_string(&path).expect("written")).expect("catalogue");
+    assert_eq!(got.source.engine, "llama.cpp");
+    assert_matches(&want, &got, "the catalogue synced from fixtures/llama.cpp/b4100");
 }
 
 /// The comparison itself can fail, and says what differs.
 #[test]
 fn the_comparison_names_each_difference() {
     let want = expected("v1.8.1");
-    let mut got = Store::embedded().expect("embedded").get("radiance", "v1.8.1").expect("v1.8.1").clone();
+    let mut got = Store::embedded("radiance").expect("embedded").get("radiance", "v1.8.1").expect("v1.8.1").clone();
     let policy = got.flags.iter_mut().find(|f| f.name == "--checkpoint-policy").expect("policy");
     policy.members.push("floor".into());
     policy.default = "tip-only".into();

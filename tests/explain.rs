@@ -14,7 +14,7 @@ fn explain(args: &[&str]) -> crate::support::Output {
 
 #[test]
 fn every_1_8_1_flag() {
-    let store = Store::embedded().expect("embedded");
+    let store = Store::embedded("radiance").expect("embedded");
     let c = store.get("radiance", "v1.8.1").expect("v1.8.1");
     for f in &c.flags {
         // `--` keeps knobs' own options (`--help`) from taking the name.
@@ -111,17 +111,24 @@ fn flags_and_rules_listings() {
     assert!(old.lines().any(|l| l.starts_with("--prefill-chunk ")), "{old}");
     let rules = run_in(tmp.path(), &["rules"]).stdout;
     let codes: Vec<&str> = rules.lines().filter_map(|l| l.split_whitespace().next()).collect();
-    assert_eq!(codes, ["KNB001", "KNB002", "KNB003", "KNB004", "KNB005", "KNB006", "KNB007", "KNB008", "KNB009"]);
+    assert_eq!(
+        codes,
+        ["KNB001", "KNB002", "KNB003", "KNB004", "KNB005", "KNB006", "KNB007", "KNB008", "KNB009", "KNB010"]
+    );
     insta::assert_snapshot!("rules", rules);
+}
+
+fn radiance() -> knobs::catalog::profile::Profile {
+    knobs::catalog::profile::builtin("radiance").expect("radiance profile")
 }
 
 /// The committed overlay names nothing the newest catalogue lacks.
 #[test]
 fn overlay_matches_the_catalogue() {
-    let store = Store::embedded().expect("embedded");
-    let sem = Semantics::embedded().expect("overlay");
+    let store = Store::embedded("radiance").expect("embedded");
+    let sem = Semantics::embedded("radiance").expect("overlay");
     let newest = store.newest("radiance").expect("newest");
-    assert_eq!(check(&sem, newest), vec![]);
+    assert_eq!(check(&sem, newest, &radiance()), vec![]);
     assert!(sem.flag.len() >= 8 && sem.metric.len() >= 5);
     let tmp = tempfile::tempdir().expect("tempdir");
     let r = run_in(tmp.path(), &["catalog", "check"]);
@@ -132,9 +139,9 @@ fn overlay_matches_the_catalogue() {
 /// — fails the check.
 #[test]
 fn overlay_check_catches_planted_names() {
-    let store = Store::embedded().expect("embedded");
+    let store = Store::embedded("radiance").expect("embedded");
     let newest = store.newest("radiance").expect("newest");
-    let text = std::fs::read_to_string(support::root().join("catalog/semantics.toml")).expect("overlay");
+    let text = std::fs::read_to_string(support::root().join("catalog/radiance/semantics.toml")).expect("overlay");
     for (find, plant, needle) in [
         (
             "meters = [\"radiance:engine_steps_held_total\"]",
@@ -159,19 +166,19 @@ fn overlay_check_catches_planted_names() {
     ] {
         assert!(text.contains(find), "{find}");
         let planted = Semantics::parse(std::path::Path::new("t.toml"), &text.replacen(find, plant, 1)).expect("parse");
-        let problems = check(&planted, newest);
+        let problems = check(&planted, newest, &radiance());
         assert!(problems.iter().any(|p| p.message.contains(needle)), "{plant}: {problems:?}");
     }
     // Through the CLI, from a catalogue folder holding the planted overlay.
     let tmp = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(tmp.path().join("cat/radiance")).expect("mkdir");
     std::fs::write(tmp.path().join("cat/radiance/v1.8.1.toml"), newest.to_toml().expect("toml")).expect("write");
-    std::fs::write(tmp.path().join("cat/semantics.toml"), text.replacen("MAX_NUM_SEQS=2", "MAX_SEQS=2", 1))
+    std::fs::write(tmp.path().join("cat/radiance/semantics.toml"), text.replacen("MAX_NUM_SEQS=2", "MAX_SEQS=2", 1))
         .expect("write");
     let r = run_in(tmp.path(), &["catalog", "check", "--catalog-dir", "cat"]);
     assert_eq!(r.code, 1);
     assert_eq!(
         r.stderr,
-        "warning: semantics.toml flag.\"--max-num-seqs\".rollback: `MAX_SEQS` sets no flag of radiance v1.8.1\n"
+        "warning: radiance/semantics.toml flag.\"--max-num-seqs\".rollback: `MAX_SEQS` sets no flag of radiance v1.8.1\n"
     );
 }

@@ -21,6 +21,9 @@ struct ExpectedFlag {
     name: String,
     #[serde(default)]
     aliases: Vec<String>,
+    /// Spellings that turn the option off (a second list of names).
+    #[serde(default)]
+    negated: Vec<String>,
     #[serde(default)]
     metavar: String,
     kind: String,
@@ -39,6 +42,7 @@ fn observed(f: &Flag) -> ExpectedFlag {
     ExpectedFlag {
         name: f.name.clone(),
         aliases: f.aliases.clone(),
+        negated: f.negated.clone(),
         metavar: f.metavar.clone(),
         kind: f.kind.as_str().to_string(),
         default: f.default.clone(),

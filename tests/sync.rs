@@ -29,6 +29,27 @@ fn committed_catalogues_regenerate_exactly() {
     }
 }
 
+/// The llama.cpp-idiom fixture's catalogue, committed for the lint tests
+/// (`fixtures/llama.cpp/catalog`, read with `--catalog-dir`), is what sync
+/// writes. KNOBS_BLESS=1 rewrites it after a deliberate change.
+#[test]
+fn committed_llama_cpp_fixture_catalogue_regenerates_exactly() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::build_repo(&tmp.path().join("llama.git"), &[("b4100", support::fixtures().join("llama.cpp/b4100"))]);
+    let r =
+        knobs(tmp.path(), &["sync", "--engine", "llama.cpp", "--repo", "llama.git", "--tag", "b4100", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let fresh = std::fs::read_to_string(tmp.path().join("out/llama.cpp/b4100.toml")).expect("written");
+    let committed_path = support::fixtures().join("llama.cpp/catalog/llama.cpp/b4100.toml");
+    if std::env::var_os("KNOBS_BLESS").is_some() {
+        std::fs::create_dir_all(committed_path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&committed_path, &fresh).expect("bless");
+        return;
+    }
+    let committed = std::fs::read_to_string(&committed_path).unwrap_or_default();
+    assert!(fresh == committed, "{} is stale; rerun with KNOBS_BLESS=1 and review the diff", committed_path.display());
+}
+
 /// A small repository with the given tags, at `<dir>/<name>`.
 fn small_repo(dir: &Path, name: &str, tags: &[(&str, &str)]) -> std::path::PathBuf {
     let dest = dir.join(name);

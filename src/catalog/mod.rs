@@ -1,8 +1,11 @@
-//! The catalogue: its model, where catalogues are stored, how two compare,
+//! The catalogue: its model, where catalogues are stored, the engine
+//! profiles, the questions every user asks of a catalogue, how two compare,
 //! and how one is rendered for people.
 
 pub mod diff;
 pub mod model;
+pub mod profile;
+pub mod query;
 pub mod render;
 pub mod semantics;
 pub mod store;

@@ -5,8 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Bumped whenever a field changes meaning; readers refuse newer schemas.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Bumped whenever a field changes meaning; readers refuse newer schemas
+/// and read every older one (schema 2 added fields with empty defaults).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// One catalogue file: a tagged build's flags and metrics, with provenance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,6 +19,36 @@ pub struct Catalog {
     pub flags: Vec<Flag>,
     #[serde(default, rename = "metric")]
     pub metrics: Vec<Metric>,
+    /// Look-up tables, built on first use; not part of the file.
+    #[serde(skip)]
+    index: IndexCell,
+}
+
+/// Name → position tables over a catalogue, so a look-up is a hash probe.
+#[derive(Debug, Default)]
+struct Index {
+    /// Every spelling (name, alias, negated) → flag.
+    flags: std::collections::HashMap<String, usize>,
+    /// Every declared env key → flag.
+    env: std::collections::HashMap<String, usize>,
+    metrics: std::collections::HashMap<String, usize>,
+}
+
+/// Holds the index; always equal to another, and cloned empty, so it never
+/// changes what a catalogue is.
+#[derive(Debug, Default)]
+struct IndexCell(std::sync::OnceLock<Index>);
+
+impl Clone for IndexCell {
+    fn clone(&self) -> Self {
+        IndexCell::default()
+    }
+}
+
+impl PartialEq for IndexCell {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// Where a catalogue came from: enough to read the same source again.
@@ -87,6 +118,42 @@ pub struct Flag {
     pub help: String,
     /// `path:line` of the flag's declaration.
     pub location: String,
+    /// Spellings that turn it off (`--no-mmap`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub negated: Vec<String>,
+    /// Env keys the source declares for it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
+    /// Scopes (binaries, examples) the source limits it to; empty: all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+    /// Scopes the source takes it away from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excludes: Vec<String>,
+    /// Set when the flag still parses but is always refused: the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub removed: Option<String>,
+    /// How many argv words follow it as values, when more than one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arity: Option<u8>,
+}
+
+impl Flag {
+    /// Every spelling: the name, its aliases and negated forms.
+    pub fn spellings(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name.as_str())
+            .chain(self.aliases.iter().map(String::as_str))
+            .chain(self.negated.iter().map(String::as_str))
+    }
+
+    /// How many argv words follow it: 0 for a switch.
+    pub fn values(&self) -> usize {
+        if self.kind == Kind::Switch {
+            0
+        } else {
+            usize::from(self.arity.unwrap_or(1))
+        }
+    }
 }
 
 /// The origin of an enum's member list.
@@ -145,18 +212,50 @@ impl Catalog {
     pub fn normalise(&mut self) {
         self.flags.sort_by(|a, b| a.name.cmp(&b.name));
         for f in &mut self.flags {
-            f.aliases.sort();
-            f.aliases.dedup();
+            for list in [&mut f.aliases, &mut f.negated, &mut f.env, &mut f.scopes, &mut f.excludes] {
+                list.sort();
+                list.dedup();
+            }
         }
         self.metrics.sort_by(|a, b| a.name.cmp(&b.name));
+        self.index = IndexCell::default();
     }
 
+    fn index(&self) -> &Index {
+        self.index.0.get_or_init(|| {
+            let mut ix = Index::default();
+            for (i, f) in self.flags.iter().enumerate() {
+                for s in f.spellings() {
+                    ix.flags.entry(s.to_string()).or_insert(i);
+                }
+                for e in &f.env {
+                    ix.env.entry(e.clone()).or_insert(i);
+                }
+            }
+            for (i, m) in self.metrics.iter().enumerate() {
+                ix.metrics.entry(m.name.clone()).or_insert(i);
+            }
+            ix
+        })
+    }
+
+    /// A flag by any of its spellings (name, alias, negated form).
     pub fn flag(&self, name: &str) -> Option<&Flag> {
-        self.flags.iter().find(|f| f.name == name || f.aliases.iter().any(|a| a == name))
+        self.index().flags.get(name).map(|i| &self.flags[*i])
+    }
+
+    /// A flag by an env key its source declares.
+    pub fn flag_by_env(&self, key: &str) -> Option<&Flag> {
+        self.index().env.get(key).map(|i| &self.flags[*i])
     }
 
     pub fn metric(&self, name: &str) -> Option<&Metric> {
-        self.metrics.iter().find(|m| m.name == name)
+        self.index().metrics.get(name).map(|i| &self.metrics[*i])
+    }
+
+    /// A new catalogue (the index starts empty).
+    pub fn new(source: Provenance, flags: Vec<Flag>, metrics: Vec<Metric>) -> Catalog {
+        Catalog { schema: SCHEMA_VERSION, source, flags, metrics, index: IndexCell::default() }
     }
 
     pub fn enum_count(&self) -> usize {

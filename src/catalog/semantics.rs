@@ -1,4 +1,4 @@
-//! The semantics overlay (`catalog/semantics.toml`): what a knob is for, what
+//! The semantics overlay (`catalog/<engine>/semantics.toml`): what a knob is for, what
 //! it costs, its meters and rollback — written by hand, so it is checked
 //! against the catalogue: every flag and metric it names must exist in the
 //! pinned build, and its rollback lines must be values the build accepts.
@@ -11,6 +11,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::model::Catalog;
+use super::profile::Profile;
 
 pub const FILE_NAME: &str = "semantics.toml";
 
@@ -67,30 +68,28 @@ impl Semantics {
         toml::from_str(text).map_err(|e| SemanticsError { path: path.to_path_buf(), message: e.to_string() })
     }
 
-    /// The overlay built into the binary.
-    pub fn embedded() -> Result<Semantics, SemanticsError> {
-        let text = super::store::EMBEDDED.get_file(FILE_NAME).and_then(|f| f.contents_utf8()).unwrap_or("");
+    /// The engine's overlay built into the binary, or an empty one.
+    pub fn embedded(engine: &str) -> Result<Semantics, SemanticsError> {
+        let path = Path::new(engine).join(FILE_NAME);
+        let text = crate::embedded::CATALOGS.get_file(&path).and_then(|f| f.contents_utf8()).unwrap_or("");
         if text.is_empty() {
             return Ok(Semantics::default());
         }
-        Semantics::parse(&Path::new("catalog").join(FILE_NAME), text)
+        Semantics::parse(&Path::new("catalog").join(path), text)
     }
 
-    /// `<dir>/semantics.toml`, or an empty overlay when there is none.
-    pub fn from_dir(dir: &Path) -> Result<Semantics, SemanticsError> {
-        let path = dir.join(FILE_NAME);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Semantics::parse(&path, &text),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Semantics::default()),
-            Err(e) => Err(SemanticsError { path, message: e.to_string() }),
+    /// `<dir>/<engine>/semantics.toml` from the last folder that has one,
+    /// else the embedded overlay.
+    pub fn open(engine: &str, dirs: &[PathBuf]) -> Result<Semantics, SemanticsError> {
+        for dir in dirs.iter().rev() {
+            let path = dir.join(engine).join(FILE_NAME);
+            match std::fs::read_to_string(&path) {
+                Ok(text) => return Semantics::parse(&path, &text),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(SemanticsError { path, message: e.to_string() }),
+            }
         }
-    }
-
-    pub fn open(dir: Option<&Path>) -> Result<Semantics, SemanticsError> {
-        match dir {
-            Some(d) => Semantics::from_dir(d),
-            None => Semantics::embedded(),
-        }
+        Semantics::embedded(engine)
     }
 
     /// The knobs whose meters include a metric.
@@ -107,21 +106,21 @@ pub struct Problem {
     pub message: String,
 }
 
-fn names_in(text: &str) -> (Vec<String>, Vec<String>) {
+/// The flags and metric names a text mentions.
+fn names_in(text: &str, profile: &Profile) -> (Vec<String>, Vec<String>) {
     static FLAG: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?:^|[^A-Za-z0-9-])(--[a-z0-9][a-z0-9-]*[a-z0-9])").expect("valid regex"));
-    static METRIC: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b((?:radiance|vllm):[A-Za-z_][A-Za-z0-9_:]*[A-Za-z0-9_])").expect("valid regex")
-    });
+    static WORD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"[A-Za-z_][A-Za-z0-9_:]*[A-Za-z0-9_]").expect("valid regex"));
     (
         FLAG.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect(),
-        METRIC.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect(),
+        WORD.find_iter(text).map(|m| m.as_str()).filter(|w| profile.is_metric_name(w)).map(str::to_string).collect(),
     )
 }
 
 /// Checks the overlay against one catalogue.
-pub fn check(sem: &Semantics, catalog: &Catalog) -> Vec<Problem> {
-    use crate::lint::rules::{env_flag, find_metric, judge, Verdict};
+pub fn check(sem: &Semantics, catalog: &Catalog, profile: &Profile) -> Vec<Problem> {
+    use super::query::{env_target, find_metric, judge, Verdict};
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     let mut out = Vec::new();
     let flag_at = |at: String, name: &str, out: &mut Vec<Problem>| {
@@ -152,7 +151,7 @@ pub fn check(sem: &Semantics, catalog: &Catalog) -> Vec<Problem> {
             ("costs", s.costs.as_ref()),
             ("conditional", s.conditional.as_ref()),
         ] {
-            let (flags, metrics) = names_in(text.map_or("", String::as_str));
+            let (flags, metrics) = names_in(text.map_or("", String::as_str), profile);
             flags.iter().for_each(|f| flag_at(at(field), f, &mut out));
             metrics.iter().for_each(|m| metric_at(at(field), m, &mut out));
         }
@@ -161,7 +160,7 @@ pub fn check(sem: &Semantics, catalog: &Catalog) -> Vec<Problem> {
                 out.push(Problem { at: at("rollback"), message: format!("`{line}` is not an env line (KEY=value)") });
                 continue;
             };
-            match env_flag(key.trim(), catalog, &Default::default()) {
+            match env_target(key.trim(), catalog, profile, &Default::default()).map(|t| t.flag) {
                 Some(f) if f.name != *name => out
                     .push(Problem { at: at("rollback"), message: format!("`{key}` sets `{}`, not `{name}`", f.name) }),
                 Some(f) => match judge(f, value.trim()) {
@@ -179,7 +178,7 @@ pub fn check(sem: &Semantics, catalog: &Catalog) -> Vec<Problem> {
         let at = |field: &str| format!("metric.\"{name}\".{field}");
         metric_at(format!("metric.\"{name}\""), name, &mut out);
         for (field, text) in [("measures", Some(&s.measures)), ("trap", s.trap.as_ref())] {
-            let (flags, metrics) = names_in(text.map_or("", String::as_str));
+            let (flags, metrics) = names_in(text.map_or("", String::as_str), profile);
             flags.iter().for_each(|f| flag_at(at(field), f, &mut out));
             metrics.iter().for_each(|m| metric_at(at(field), m, &mut out));
         }

@@ -1,14 +1,14 @@
-//! Where catalogues live: embedded in the binary (the default, so knobs works
-//! with no network and no config) or read from a directory.
+//! Where catalogues live: embedded in the binary (so knobs works with no
+//! network and no config) and in folders of synced catalogues
+//! (`<dir>/<engine>/<tag>.toml`). Both are read and merged; for the same tag
+//! a folder's catalogue wins over the embedded one, and a later folder over
+//! an earlier one. Only the engine asked for is parsed.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use include_dir::{include_dir, Dir};
-
 use super::model::{Catalog, SCHEMA_VERSION};
-
-pub(crate) static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/catalog");
+use super::semantics::FILE_NAME as SEMANTICS;
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum StoreError {
@@ -16,19 +16,23 @@ pub enum StoreError {
     Read { path: PathBuf, message: String },
     #[error("catalogue {} is not valid: {message}", path.display())]
     Invalid { path: PathBuf, message: String },
-    #[error("catalogue {} has schema {found}; this knobs reads schema {SCHEMA_VERSION} — upgrade knobs", path.display())]
+    #[error("catalogue {} has schema {found}; this knobs reads schema {SCHEMA_VERSION} and older — upgrade knobs", path.display())]
     Schema { path: PathBuf, found: u32 },
     #[diagnostic(
         code(knobs::catalog::unknown_tag),
-        help("run `knobs sync --tag TAG` to catalogue another version, or pass --catalog-dir")
+        help("run `knobs sync --tag TAG` to catalogue another version (it writes beside knobs.toml)")
     )]
     #[error("no catalogue for {engine} {tag}; known: {}", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
     UnknownTag { engine: String, tag: String, known: Vec<String> },
+    #[diagnostic(
+        code(knobs::catalog::empty),
+        help("run `knobs sync --engine {engine} --repo URL --tag TAG` to catalogue a version")
+    )]
     #[error("no catalogues for engine `{engine}` in {where_}")]
     Empty { engine: String, where_: String },
 }
 
-/// All catalogues of one source (embedded or a directory), newest last.
+/// One engine's catalogues from every source, oldest first.
 #[derive(Debug, Clone)]
 pub struct Store {
     pub catalogs: Vec<Catalog>,
@@ -52,7 +56,8 @@ pub fn same_tag(a: &str, b: &str) -> bool {
     a == b || a.trim_start_matches('v') == b.trim_start_matches('v')
 }
 
-fn parse(path: &Path, text: &str) -> Result<Catalog, StoreError> {
+/// Parses catalogue text; schemas up to this knobs' are read.
+pub fn parse(path: &Path, text: &str) -> Result<Catalog, StoreError> {
     #[derive(serde::Deserialize)]
     struct Head {
         schema: u32,
@@ -65,81 +70,104 @@ fn parse(path: &Path, text: &str) -> Result<Catalog, StoreError> {
     toml::from_str(text).map_err(|e| StoreError::Invalid { path: path.to_path_buf(), message: e.to_string() })
 }
 
+fn is_catalogue(name: &str) -> bool {
+    name.ends_with(".toml") && name != SEMANTICS
+}
+
 impl Store {
-    /// The catalogues built into this binary.
-    pub fn embedded() -> Result<Store, StoreError> {
-        let mut catalogs = Vec::new();
-        for engine in EMBEDDED.dirs() {
-            for file in engine.files() {
-                if file.path().extension().is_some_and(|e| e == "toml") {
+    /// The engine's catalogues built into this binary.
+    pub fn embedded(engine: &str) -> Result<Store, StoreError> {
+        Store::open(engine, &[])
+    }
+
+    /// The engine's embedded catalogues merged with those under each folder
+    /// in `dirs` (`<dir>/<engine>/<tag>.toml`); a folder that does not exist
+    /// adds nothing.
+    pub fn open(engine: &str, dirs: &[PathBuf]) -> Result<Store, StoreError> {
+        let mut catalogs: Vec<Catalog> = Vec::new();
+        let mut origins = vec!["the embedded catalogues".to_string()];
+        if let Some(dir) = crate::embedded::CATALOGS.get_dir(engine) {
+            for file in dir.files() {
+                let name = file.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                if is_catalogue(&name) {
                     let text = file.contents_utf8().unwrap_or("");
                     catalogs.push(parse(&Path::new("catalog").join(file.path()), text)?);
                 }
             }
         }
-        Ok(Store::sorted(catalogs, "the embedded catalogues".into()))
-    }
-
-    /// The catalogues under `dir` (`<dir>/<engine>/<tag>.toml`).
-    pub fn from_dir(dir: &Path) -> Result<Store, StoreError> {
-        let read_err =
-            |path: &Path, e: std::io::Error| StoreError::Read { path: path.to_path_buf(), message: e.to_string() };
-        let mut catalogs = Vec::new();
-        let engines = std::fs::read_dir(dir).map_err(|e| read_err(dir, e))?;
-        for engine in engines {
-            let engine = engine.map_err(|e| read_err(dir, e))?.path();
-            if !engine.is_dir() {
-                continue;
-            }
-            for file in std::fs::read_dir(&engine).map_err(|e| read_err(&engine, e))? {
-                let path = file.map_err(|e| read_err(&engine, e))?.path();
-                if path.extension().is_some_and(|e| e == "toml") {
-                    let text = std::fs::read_to_string(&path).map_err(|e| read_err(&path, e))?;
-                    catalogs.push(parse(&path, &text)?);
-                }
+        for dir in dirs {
+            let folder = dir.join(engine);
+            let entries = match std::fs::read_dir(&folder) {
+                Ok(e) => e,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(StoreError::Read { path: folder, message: e.to_string() }),
+            };
+            origins.push(dir.display().to_string());
+            let mut paths: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.file_name().is_some_and(|n| is_catalogue(&n.to_string_lossy())))
+                .collect();
+            paths.sort();
+            for path in paths {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| StoreError::Read { path: path.clone(), message: e.to_string() })?;
+                let c = parse(&path, &text)?;
+                // A synced catalogue replaces the same tag from earlier sources.
+                catalogs
+                    .retain(|old| !(old.source.engine == c.source.engine && same_tag(&old.source.tag, &c.source.tag)));
+                catalogs.push(c);
             }
         }
-        Ok(Store::sorted(catalogs, dir.display().to_string()))
+        catalogs.retain(|c| c.source.engine == engine);
+        catalogs.sort_by(|a, b| compare_tags(&a.source.tag, &b.source.tag));
+        Ok(Store { catalogs, origin: origins.join(" and ") })
     }
 
-    /// Embedded unless a directory is given.
-    pub fn open(dir: Option<&Path>) -> Result<Store, StoreError> {
-        match dir {
-            Some(d) => Store::from_dir(d),
-            None => Store::embedded(),
-        }
+    /// The engines with embedded catalogues.
+    pub fn embedded_engines() -> Vec<String> {
+        let mut out: Vec<String> = crate::embedded::CATALOGS
+            .dirs()
+            .filter(|d| d.files().any(|f| f.path().file_name().is_some_and(|n| is_catalogue(&n.to_string_lossy()))))
+            .map(|d| d.path().display().to_string())
+            .collect();
+        out.sort();
+        out
     }
 
-    fn sorted(mut catalogs: Vec<Catalog>, origin: String) -> Store {
-        catalogs.sort_by(|a, b| {
-            a.source.engine.cmp(&b.source.engine).then_with(|| compare_tags(&a.source.tag, &b.source.tag))
-        });
-        Store { catalogs, origin }
+    /// The tags of an engine's embedded catalogues, from their file names
+    /// (nothing is parsed).
+    pub fn embedded_tags(engine: &str) -> Vec<String> {
+        let Some(dir) = crate::embedded::CATALOGS.get_dir(engine) else { return Vec::new() };
+        let mut tags: Vec<String> = dir
+            .files()
+            .filter(|f| f.path().file_name().is_some_and(|n| is_catalogue(&n.to_string_lossy())))
+            .filter_map(|f| f.path().file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .collect();
+        tags.sort_by(|a, b| compare_tags(a, b));
+        tags
     }
 
-    /// The tags catalogued for an engine, oldest first.
-    pub fn tags(&self, engine: &str) -> Vec<String> {
-        self.catalogs.iter().filter(|c| c.source.engine == engine).map(|c| c.source.tag.clone()).collect()
+    /// The tags catalogued, oldest first.
+    pub fn tags(&self) -> Vec<String> {
+        self.catalogs.iter().map(|c| c.source.tag.clone()).collect()
     }
 
-    /// One engine's catalogue at a tag (`v1.8.1` or `1.8.1`).
+    /// The catalogue at a tag (`v1.8.1` or `1.8.1`).
     pub fn get(&self, engine: &str, tag: &str) -> Result<&Catalog, StoreError> {
-        self.catalogs
-            .iter()
-            .find(|c| c.source.engine == engine && same_tag(&c.source.tag, tag))
-            .ok_or_else(|| StoreError::UnknownTag { engine: engine.into(), tag: tag.into(), known: self.tags(engine) })
+        self.catalogs.iter().find(|c| same_tag(&c.source.tag, tag)).ok_or_else(|| StoreError::UnknownTag {
+            engine: engine.into(),
+            tag: tag.into(),
+            known: self.tags(),
+        })
     }
 
-    /// The newest catalogue of an engine.
+    /// The newest catalogue.
     pub fn newest(&self, engine: &str) -> Result<&Catalog, StoreError> {
-        self.catalogs
-            .iter()
-            .rev()
-            .find(|c| c.source.engine == engine)
-            .ok_or_else(|| StoreError::Empty { engine: engine.into(), where_: self.origin.clone() })
+        self.catalogs.last().ok_or_else(|| StoreError::Empty { engine: engine.into(), where_: self.origin.clone() })
     }
 
-    /// The tag given, else the pinned one, else the newest.
+    /// The tag given, else the newest.
     pub fn select(&self, engine: &str, tag: Option<&str>) -> Result<&Catalog, StoreError> {
         match tag {
             Some(t) => self.get(engine, t),
@@ -159,5 +187,24 @@ mod tests {
         assert_eq!(tags, vec!["v1.0.13", "v1.8.0", "v1.8.1", "v1.10.0"]);
         assert!(same_tag("1.8.1", "v1.8.1"));
         assert!(!same_tag("1.8.1", "v1.8.10"));
+        let mut builds = vec!["b10573", "b4100", "b999"];
+        builds.sort_by(|a, b| compare_tags(a, b));
+        assert_eq!(builds, ["b999", "b4100", "b10573"]);
+    }
+
+    #[test]
+    fn a_folder_adds_tags_and_wins_for_the_same_tag() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("radiance");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let mut c = Store::embedded("radiance").expect("embedded").get("radiance", "v1.8.1").expect("v1.8.1").clone();
+        c.flags.retain(|f| f.name != "--port");
+        std::fs::write(dir.join("v1.8.1.toml"), c.to_toml().expect("toml")).expect("write");
+        c.source.tag = "v1.9.0".into();
+        std::fs::write(dir.join("v1.9.0.toml"), c.to_toml().expect("toml")).expect("write");
+        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
+        assert_eq!(store.tags(), ["v1.0.13", "v1.8.1", "v1.9.0"]);
+        assert!(store.get("radiance", "v1.8.1").expect("synced").flag("--port").is_none(), "the folder's v1.8.1 wins");
+        assert!(Store::open("radiance", &[tmp.path().join("missing")]).is_ok());
     }
 }

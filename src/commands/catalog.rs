@@ -3,14 +3,13 @@
 use miette::{IntoDiagnostic, Result};
 
 use super::{Io, Outcome};
-use crate::catalog::{diff, render, store::Store};
+use crate::catalog::{diff, render};
 use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
 use crate::config::Config;
 
 pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let store = Store::open(args.catalog_dir.as_ref().map(|d| io.cwd.join(d)).as_deref())?;
-    let engine = args.engine.as_deref().unwrap_or(&cfg.engine);
-    let catalog = store.select(engine, args.tag.as_deref().or(cfg.tag.as_deref()))?;
+    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let catalog = e.store.select(cfg.engine_name(None), args.tag.as_deref().or(cfg.tag.as_deref()))?;
     let text = match args.format {
         ShowFormat::Human => render::human(catalog),
         ShowFormat::Markdown => render::markdown(catalog),
@@ -21,10 +20,10 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
 }
 
 pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let store = Store::open(args.catalog_dir.as_ref().map(|d| io.cwd.join(d)).as_deref())?;
-    let engine = args.engine.as_deref().unwrap_or(&cfg.engine);
-    let from = store.get(engine, &args.from)?;
-    let to = store.get(engine, &args.to)?;
+    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let engine = cfg.engine_name(None);
+    let from = e.store.get(engine, &args.from)?;
+    let to = e.store.get(engine, &args.to)?;
     let d = diff::diff(from, to);
     let text = match args.format {
         DiffFormat::Human => render::diff_human(&d),
@@ -37,14 +36,14 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
 /// `knobs catalog check`: the overlay against a catalogue. Problems are
 /// warnings, and make the exit status 1.
 pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    use crate::catalog::semantics::{check, Semantics};
-    let dir = args.catalog_dir.as_ref().map(|d| io.cwd.join(d));
-    let store = Store::open(dir.as_deref())?;
-    let sem = Semantics::open(dir.as_deref())?;
-    let catalog = store.select(&cfg.engine, args.version.as_deref().or(cfg.tag.as_deref()))?;
-    let problems = check(&sem, catalog);
+    use crate::catalog::semantics::check;
+    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let sem = &e.semantics;
+    let catalog = e.store.select(cfg.engine_name(None), args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let problems = check(sem, catalog, &e.profile);
     for p in &problems {
-        writeln!(io.err, "warning: semantics.toml {}: {}", p.at, p.message).map_err(super::OutputError)?;
+        writeln!(io.err, "warning: {}/semantics.toml {}: {}", catalog.source.engine, p.at, p.message)
+            .map_err(super::OutputError)?;
     }
     writeln!(
         io.out,

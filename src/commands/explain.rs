@@ -3,21 +3,16 @@
 use miette::Result;
 
 use super::{Io, Outcome};
-use crate::catalog::model::Catalog;
-use crate::catalog::semantics::Semantics;
-use crate::catalog::store::Store;
 use crate::cli::{ExplainArgs, ExplainFormat, FlagsArgs};
 use crate::config::Config;
 use crate::explain;
 use crate::lint::rules::RULES;
 
 pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let dir = args.catalog_dir.as_ref().map(|d| io.cwd.join(d));
-    let store = Store::open(dir.as_deref())?;
-    let sem = Semantics::open(dir.as_deref())?;
-    let catalog = store.select(&cfg.engine, args.version.as_deref().or(cfg.tag.as_deref()))?;
-    let all: Vec<Catalog> = store.catalogs.iter().filter(|c| c.source.engine == cfg.engine).cloned().collect();
-    let subject = explain::explain(&args.subject, catalog, &all, &sem)?;
+    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let name = cfg.engine_name(None);
+    let catalog = e.store.select(name, args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let subject = explain::explain(&args.subject, catalog, &e.store.catalogs, &e.semantics, &e.profile)?;
     let text = match args.format {
         ExplainFormat::Human => explain::human(&subject),
         ExplainFormat::Markdown => explain::markdown(&subject),
@@ -28,15 +23,17 @@ pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
 }
 
 pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let dir = args.catalog_dir.as_ref().map(|d| io.cwd.join(d));
-    let store = Store::open(dir.as_deref())?;
-    let sem = Semantics::open(dir.as_deref())?;
-    let catalog = store.select(&cfg.engine, args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let catalog = e.store.select(cfg.engine_name(None), args.version.as_deref().or(cfg.tag.as_deref()))?;
     let width = catalog.flags.iter().map(|f| f.name.len()).max().unwrap_or(0);
     let mut text = String::new();
     for f in &catalog.flags {
         let default = if f.default.is_empty() { "-" } else { &f.default };
-        let role = sem.flag.get(&f.name).map_or("", |s| s.role.as_str());
+        let role = match (&f.removed, e.semantics.flag.get(&f.name)) {
+            (Some(_), _) => "removed",
+            (None, Some(s)) => s.role.as_str(),
+            (None, None) => "",
+        };
         let line = format!("{:width$}  {:<11}  {:<17}  {role}", f.name, f.kind.as_str(), default);
         text.push_str(line.trim_end());
         text.push('\n');

@@ -8,7 +8,6 @@ use miette::Result;
 
 use super::{Io, Outcome};
 use crate::catalog::model::Catalog;
-use crate::catalog::store::Store;
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
 use crate::lint::rules::Severity;
@@ -17,21 +16,59 @@ use crate::report::{self, Format};
 use crate::source::Worktree;
 use crate::walk::{classify, FileKind};
 
+/// `[lint.severity]`, checked against the rules, pointing into knobs.toml.
+fn severities(cfg: &Config) -> Result<HashMap<&'static str, Option<Severity>>> {
+    let mut out = HashMap::new();
+    for (rule, level) in &cfg.severity {
+        let Some(r) = crate::lint::rules::find(&rule.value) else {
+            let near = crate::catalog::query::suggest(
+                &rule.value,
+                crate::lint::rules::RULES.iter().flat_map(|r| [r.code, r.name]),
+            );
+            let help = match near {
+                Some(n) => format!("did you mean `{n}`? `knobs rules` lists the rule codes and names"),
+                None => "`knobs rules` lists the rule codes and names".into(),
+            };
+            return Err(cfg
+                .error_at(
+                    rule.span.clone(),
+                    format!("[lint.severity] names no rule `{}`", rule.value),
+                    "unknown rule",
+                    Some(help),
+                )
+                .into());
+        };
+        let sev = match level.value.as_str() {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "off" => None,
+            _ => {
+                return Err(cfg
+                    .error_at(
+                        level.span.clone(),
+                        "invalid severity".into(),
+                        "not a severity",
+                        Some("use `error`, `warning` or `off`".into()),
+                    )
+                    .into())
+            }
+        };
+        out.insert(r.code, sev);
+    }
+    Ok(out)
+}
+
 pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let store = Store::open(args.catalog_dir.as_ref().map(|d| io.cwd.join(d)).as_deref())?;
-    let catalog = store.select(&cfg.engine, args.version.as_deref().or(cfg.tag.as_deref()))?;
-    let all: Vec<Catalog> = store.catalogs.iter().filter(|c| c.source.engine == cfg.engine).cloned().collect();
-    let mut engine_commands = vec![cfg.engine.clone()];
-    engine_commands.extend(cfg.engine_commands.iter().cloned());
-    let settings = Settings {
-        catalog,
-        all: &all,
-        engine_commands,
-        serve_scripts: cfg.serve_scripts.clone(),
-        env_files: cfg.env_files.clone(),
-        severity: cfg.severity.iter().copied().collect::<HashMap<_, _>>(),
-        max_file_size: cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE),
-    };
+    let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let name = cfg.engine_name(None);
+    let catalog = engine.store.select(name, args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let all: &[Catalog] = &engine.store.catalogs;
+    let mut extra = cfg.engine_commands.clone();
+    extra.extend(cfg.serve_scripts.iter().cloned());
+    let mut settings = Settings::new(&engine.profile, catalog, all, extra);
+    settings.env_files = cfg.env_files.clone();
+    settings.severity = severities(cfg)?;
+    settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
     let report = if args.staged {
         let (files, index) = staged(args, &settings, io)?;
         lint_files(&files, &index, &settings)

@@ -15,10 +15,8 @@ pub fn version_text() -> &'static str {
 
 fn compute_version() -> String {
     let mut engines: Vec<String> = Vec::new();
-    for dir in crate::catalog::store::EMBEDDED.dirs() {
-        let engine = dir.path().to_string_lossy().into_owned();
-        let mut tags: Vec<String> =
-            dir.files().filter_map(|f| f.path().file_stem().map(|s| s.to_string_lossy().into_owned())).collect();
+    for engine in crate::catalog::store::Store::embedded_engines() {
+        let mut tags = crate::catalog::store::Store::embedded_tags(&engine);
         tags.sort_by(|a, b| crate::catalog::store::compare_tags(a, b));
         engines.push(format!("{engine} {}", tags.join(", ")));
     }

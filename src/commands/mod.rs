@@ -9,6 +9,12 @@ pub mod meta;
 pub mod sync;
 
 use std::io::Write;
+use std::path::PathBuf;
+
+use crate::catalog::profile::Profile;
+use crate::catalog::semantics::Semantics;
+use crate::catalog::store::Store;
+use crate::config::Config;
 
 /// Where a command writes, so tests can capture it in-process.
 pub struct Io<'a> {
@@ -34,3 +40,29 @@ pub enum Outcome {
 #[error("cannot write output: {0}")]
 #[diagnostic(code(knobs::output))]
 pub struct OutputError(#[from] pub std::io::Error);
+
+/// The engine a command works on: its profile, its catalogues (embedded,
+/// synced beside knobs.toml, and `--catalog-dir`), and its overlay.
+pub struct Engine {
+    pub profile: Profile,
+    pub store: Store,
+    pub semantics: Semantics,
+}
+
+/// The folders synced catalogues are read from, in rising precedence.
+pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Io<'_>) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = cfg.catalog_dir().into_iter().collect();
+    dirs.extend(extra.map(|d| io.cwd.join(d)));
+    dirs
+}
+
+/// Loads the engine the configuration (and `--engine`) names.
+pub fn engine(cfg: &Config, extra: Option<&PathBuf>, io: &Io<'_>) -> miette::Result<Engine> {
+    let name = cfg.engine_name(None);
+    let dirs = catalog_dirs(cfg, extra, io);
+    Ok(Engine {
+        profile: cfg.profile(name),
+        store: Store::open(name, &dirs)?,
+        semantics: Semantics::open(name, &dirs)?,
+    })
+}

@@ -6,10 +6,11 @@ use std::path::Path;
 use miette::{miette, IntoDiagnostic, Result};
 
 use super::{Io, Outcome};
-use crate::catalog::model::{Catalog, Provenance, SCHEMA_VERSION};
+use crate::catalog::model::{Catalog, Provenance};
+use crate::catalog::profile::Profile;
 use crate::cli::SyncArgs;
 use crate::config::Config;
-use crate::extract::{extract_flags_with, extract_metrics, SourceFile};
+use crate::extract::{extract, extract_metrics, SourceFile, Sources};
 use crate::source::{cache_root, Origin, PinnedTree};
 
 pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
@@ -30,14 +31,35 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         .clone()
         .or_else(|| cfg.tag.clone())
         .ok_or_else(|| miette!(help = "pass --tag TAG or set `tag` under [pin] in knobs.toml", "no tag to sync"))?;
-    let engine = args.engine.clone().unwrap_or_else(|| cfg.engine.clone());
+    if !crate::config::valid_tag(&tag) {
+        return Err(miette!(
+            help = "a tag names one catalogue file: no `/`, no whitespace, not starting with `.`",
+            "`{tag}` cannot name a catalogue"
+        ));
+    }
+    let engine = cfg.engine_name(None).to_string();
+    let profile = cfg.profile(&engine);
+    // The queries are text in knobs.toml; they are checked where they are used.
+    for q in &cfg.queries {
+        if let Err(problem) = crate::extract::queries::check(&q.value) {
+            return Err(cfg
+                .error_at(
+                    q.span.clone(),
+                    format!("invalid [[extract.query]] flags query: {}", problem.message),
+                    "this query",
+                    Some("captures: @flag (required), @metavar, @default, @help, @alias, @kind; see the tree-sitter query syntax".into()),
+                )
+                .into());
+        }
+    }
     let tree = PinnedTree::open(&repo, &base, &tag, &cache_root())?;
-    let catalog = build(&tree, &engine, cfg, io)?;
-    // --out is relative to the working directory; its default, `catalog/`,
-    // sits beside knobs.toml when there is one.
+    let queries: Vec<String> = cfg.queries.iter().map(|q| q.value.clone()).collect();
+    let catalog = build(&tree, &profile, &queries, io)?;
+    // --out is relative to the working directory; its default is the
+    // catalogue folder beside knobs.toml (`[catalog] dir`), else `catalog/`.
     let out = match &args.out {
         Some(o) => io.cwd.join(o),
-        None => cfg.dir().unwrap_or_else(|| io.cwd.clone()).join("catalog"),
+        None => cfg.catalog_dir().unwrap_or_else(|| io.cwd.join(crate::config::DEFAULT_CATALOG_DIR)),
     };
     let path = out.join(&engine).join(format!("{tag}.toml"));
     write_atomic(&path, &catalog.to_toml().into_diagnostic()?)?;
@@ -65,19 +87,29 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-/// Extracts a catalogue from a pinned tree; warnings go to stderr.
-pub fn build(tree: &PinnedTree, engine: &str, cfg: &Config, io: &mut Io<'_>) -> Result<Catalog> {
-    let config = SourceFile::new(cfg.config_path.clone(), tree.require(&cfg.config_path)?);
-    let mut headers = Vec::new();
-    for h in &cfg.headers {
-        if let Some(text) = tree.read(h)? {
-            headers.push(SourceFile::new(h.clone(), text));
-        }
+/// Extracts a catalogue from a pinned tree as the profile says; warnings go
+/// to stderr.
+pub fn build(tree: &PinnedTree, profile: &Profile, queries: &[String], io: &mut Io<'_>) -> Result<Catalog> {
+    let mut config = Vec::new();
+    for path in &profile.extract.config {
+        config.push(SourceFile::new(path.clone(), tree.require(path)?));
     }
-    let (flags, mut warnings) = extract_flags_with(&config, &headers, &cfg.queries)?;
-    let (files, missing) = tree.cpp_sources()?;
-    let sources: Vec<SourceFile> = files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
-    let (metrics, metric_warnings) = extract_metrics(&sources)?;
+    let optional = |paths: &[String]| -> Result<Vec<SourceFile>> {
+        let mut out = Vec::new();
+        for p in paths {
+            if let Some(text) = tree.read(p)? {
+                out.push(SourceFile::new(p.clone(), text));
+            }
+        }
+        Ok(out)
+    };
+    let headers = optional(&profile.extract.headers)?;
+    let validators = optional(&profile.extract.validators)?;
+    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
+    let (flags, mut warnings) = extract(&sources)?;
+    let (files, missing) = tree.cpp_sources(&profile.extract.metrics)?;
+    let files: Vec<SourceFile> = files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
+    let (metrics, metric_warnings) = extract_metrics(&files, &profile.metrics.prefixes)?;
     warnings.extend(metric_warnings);
     for w in &warnings {
         writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
@@ -94,10 +126,9 @@ pub fn build(tree: &PinnedTree, engine: &str, cfg: &Config, io: &mut Io<'_>) -> 
         )
         .map_err(super::OutputError)?;
     }
-    let mut catalog = Catalog {
-        schema: SCHEMA_VERSION,
-        source: Provenance {
-            engine: engine.to_string(),
+    let mut catalog = Catalog::new(
+        Provenance {
+            engine: profile.name.clone(),
             repo: tree.origin.clone(),
             tag: tree.tag.clone(),
             commit: tree.commit.clone(),
@@ -105,7 +136,7 @@ pub fn build(tree: &PinnedTree, engine: &str, cfg: &Config, io: &mut Io<'_>) -> 
         },
         flags,
         metrics,
-    };
+    );
     catalog.normalise();
     Ok(catalog)
 }

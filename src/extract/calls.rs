@@ -8,8 +8,9 @@
 use tree_sitter::Node;
 
 use super::cst::{self, call_args, call_name, call_template_args, chained_calls, line, string_value, text};
+use super::handler::{self, Code};
 use super::roles::{kind_of_call_name, kind_of_ident, looks, role_of_name, Looks, Role};
-use super::{Candidate, Parsed};
+use super::{Candidate, HelpArg, Parsed};
 use crate::catalog::model::{Kind, MembersFrom};
 
 /// Call names that read or test a flag rather than declare it.
@@ -82,7 +83,7 @@ fn is_lookup(name: &str) -> bool {
     LOOKUPS.contains(&n.as_str()) || n.starts_with("get_") || n.starts_with("is_") || n.starts_with("has_")
 }
 
-pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
+pub(crate) fn candidates(p: &Parsed<'_>, file: usize, code: &Code<'_>) -> Vec<Candidate> {
     let mut out = Vec::new();
     for node in cst::preorder(p.tree.root_node()) {
         if node.kind() != "call_expression" {
@@ -97,14 +98,15 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
             continue;
         }
         let args = call_args(node);
+        let declares = declaring(name);
         let names_a_flag = |a: &Node<'_>| {
             string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag || spellings(&s).is_some())
-                || flag_list(*a, p.src).is_some()
+                || flag_list(*a, p.src, declares).is_some()
         };
         if !args.iter().any(names_a_flag) {
             continue;
         }
-        if let Some(c) = call_candidate(p, node, name, &args) {
+        if let Some(c) = call_candidate(p, node, name, &args, file, code) {
             out.push(c);
         }
     }
@@ -216,19 +218,41 @@ fn option_name(s: &str) -> Option<(String, Option<String>)> {
     Some((long.to_string(), short.map(str::to_string)))
 }
 
-/// `{"-t", "--threads"}`: an initializer list of flag names (at least one long).
-fn flag_list(n: Node<'_>, src: &str) -> Option<Vec<String>> {
+/// A call name that reads like declaring an option (`add_flag`, `common_arg`).
+fn declaring(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    ["add", "flag", "opt", "arg", "def", "decl", "reg", "param", "knob", "switch"].iter().any(|w| n.contains(w))
+}
+
+/// `{"-t", "--threads"}`: an initializer list of flag names — at least one
+/// long, or only single-dash ones (`{"-npp"}`) in a declaring call.
+fn flag_list(n: Node<'_>, src: &str, declaring: bool) -> Option<Vec<String>> {
     if n.kind() != "initializer_list" {
         return None;
     }
     let mut cursor = n.walk();
-    let names: Vec<String> = n.named_children(&mut cursor).map(|c| string_value(c, src)).collect::<Option<_>>()?;
-    let all_flags = names.iter().all(|s| matches!(looks(s), Looks::Flag | Looks::Short));
-    (all_flags && names.iter().any(|s| looks(s) == Looks::Flag)).then_some(names)
+    let names: Vec<String> = n
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment")
+        .map(|c| string_value(c, src))
+        .collect::<Option<_>>()?;
+    let all_flags = !names.is_empty() && names.iter().all(|s| matches!(looks(s), Looks::Flag | Looks::Short));
+    (all_flags && (declaring || names.iter().any(|s| looks(s) == Looks::Flag))).then_some(names)
 }
 
-/// The help a format call builds: its format string (`format("… %d", x)`).
-fn format_help(n: Node<'_>, src: &str) -> Option<String> {
+/// A help text chosen by a ternary (`ex == X ? "…" : "…"`): the general
+/// (else) branch, the one most binaries print.
+fn chosen_text(n: Node<'_>, src: &str) -> Option<String> {
+    if n.kind() != "conditional_expression" {
+        return None;
+    }
+    let alt = n.child_by_field_name("alternative")?;
+    string_value(alt, src).or_else(|| chosen_text(alt, src))
+}
+
+/// The help a format call builds: its format string (`format("… %d", x)`)
+/// and what stands for each placeholder.
+fn format_help(n: Node<'_>, src: &str) -> Option<(String, Vec<HelpArg>)> {
     if n.kind() != "call_expression" {
         return None;
     }
@@ -236,58 +260,129 @@ fn format_help(n: Node<'_>, src: &str) -> Option<String> {
     if !(name.contains("format") || name.contains("printf") || name == "str" || name.ends_with("_str")) {
         return None;
     }
-    // The format string may be chosen by a ternary; take its first literal.
-    let first = call_args(n).into_iter().next()?;
-    string_value(first, src).or_else(|| cst::preorder(first).into_iter().find_map(|c| string_value(c, src)))
+    let mut args = call_args(n).into_iter();
+    let first = args.next()?;
+    let fmt = string_value(first, src)
+        .or_else(|| chosen_text(first, src))
+        .or_else(|| cst::preorder(first).into_iter().find_map(|c| string_value(c, src)))?;
+    Some((fmt, args.map(|a| help_arg(a, src)).collect()))
 }
 
-/// The kind a handler lambda takes: its value parameter's type; a handler
-/// with no value parameter is a switch.
-fn lambda_kind(n: Node<'_>, src: &str) -> Option<Kind> {
-    if n.kind() != "lambda_expression" {
-        return None;
+/// What a format argument stands for: a field of the settings (whose
+/// initialiser is the default), a literal, or a choice on a field.
+fn help_arg(n: Node<'_>, src: &str) -> HelpArg {
+    if let Some(s) = string_value(n, src) {
+        return HelpArg::Text(s);
     }
-    let params =
-        cst::preorder(n.child_by_field_name("declarator")?).into_iter().find(|c| c.kind() == "parameter_list")?;
-    let mut cursor = params.walk();
-    let list: Vec<Node<'_>> =
-        params.named_children(&mut cursor).filter(|c| c.kind() == "parameter_declaration").collect();
-    match list.len() {
-        0 | 1 => Some(Kind::Switch),
-        _ => list.last().and_then(|d| d.child_by_field_name("type")).and_then(|t| kind_of_ident(text(t, src))),
+    match n.kind() {
+        "number_literal" => HelpArg::Text(text(n, src).to_string()),
+        "field_expression" => match n.child_by_field_name("field").map(|f| text(f, src)) {
+            // `params.x.c_str()`'s inner field is reached through the call.
+            Some(f) => HelpArg::Field(f.to_string()),
+            None => HelpArg::Unknown,
+        },
+        "cast_expression" | "parenthesized_expression" => n
+            .child_by_field_name("value")
+            .or_else(|| n.named_child(u32::try_from(n.named_child_count().saturating_sub(1)).unwrap_or(0)))
+            .map_or(HelpArg::Unknown, |v| help_arg(v, src)),
+        "call_expression" => {
+            // `params.hostname.c_str()`: the field.
+            let object = n
+                .child_by_field_name("function")
+                .filter(|f| f.kind() == "field_expression")
+                .and_then(|f| f.child_by_field_name("argument"));
+            match object {
+                Some(o) if matches!(call_name(n, src), Some("c_str" | "data" | "str")) => help_arg(o, src),
+                _ => HelpArg::Unknown,
+            }
+        }
+        "conditional_expression" => {
+            let cond = n.child_by_field_name("condition").map(|c| help_arg(c, src));
+            let yes = n.child_by_field_name("consequence").and_then(|c| string_value(c, src));
+            let no = n.child_by_field_name("alternative").and_then(|c| string_value(c, src));
+            match (cond, yes, no) {
+                (Some(HelpArg::Field(f)), Some(yes), Some(no)) => HelpArg::Choice { field: f, yes, no },
+                _ => HelpArg::Unknown,
+            }
+        }
+        _ => HelpArg::Unknown,
     }
 }
 
-fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>]) -> Option<Candidate> {
+fn call_candidate(
+    p: &Parsed<'_>,
+    call: Node<'_>,
+    name: &str,
+    args: &[Node<'_>],
+    file: usize,
+    code: &Code<'_>,
+) -> Option<Candidate> {
     let mut c = Candidate::default();
     let mut pending = Vec::new();
     let mut evidence = 0usize;
+    let mut lists = 0usize;
+    // Right after the names, a one-word string is the value hint (`"N"`, `"n0,n1,..."`).
+    let mut after_names = false;
     for a in args {
-        if let Some(names) = flag_list(*a, p.src) {
-            for n in names {
-                if c.name.is_empty() && looks(&n) == Looks::Flag {
+        let hint_slot = std::mem::take(&mut after_names);
+        if let Some(names) = flag_list(*a, p.src, declaring(name)) {
+            lists += 1;
+            if lists == 2 && !c.name.is_empty() {
+                // A second list of names: the spellings that turn it off.
+                c.negated.extend(names);
+                evidence += 1;
+                continue;
+            }
+            // The first long name is the name; only single-dash ones: the first.
+            let first_long = names.iter().position(|n| looks(n) == Looks::Flag).unwrap_or(0);
+            for (i, n) in names.into_iter().enumerate() {
+                if c.name.is_empty() && i == first_long {
                     c.name = n;
                     c.line = line(*a);
                 } else if !c.aliases.contains(&n) {
                     c.aliases.push(n);
                 }
             }
+            after_names = true;
             evidence += 1;
             continue;
         }
-        if let Some(help) = format_help(*a, p.src) {
+        if let Some((fmt, fmt_args)) = format_help(*a, p.src) {
+            if c.help.is_none() {
+                c.help = Some(fmt);
+                c.help_args = fmt_args;
+                evidence += 1;
+            }
+            continue;
+        }
+        if let Some(help) = chosen_text(*a, p.src) {
             if c.help.is_none() {
                 c.help = Some(help);
                 evidence += 1;
             }
             continue;
         }
-        if let Some(k) = lambda_kind(*a, p.src) {
-            c.kind = c.kind.or(Some(k));
+        if a.kind() == "lambda_expression" {
+            let h = handler::read(p, file, *a, code);
+            c.kind = c.kind.or(h.kind);
+            c.evidence = c.evidence.or(h.evidence);
+            c.takes_value = Some(h.values > 0 && h.kind != Some(Kind::Switch));
+            if h.values > 1 {
+                c.arity = u8::try_from(h.values).ok();
+            }
+            if c.members.is_none() {
+                c.members = h.members;
+            }
+            c.removed = c.removed.take().or(h.removed);
             evidence += 1;
             continue;
         }
         if let Some(s) = string_value(*a, p.src) {
+            if hint_slot && lists > 0 && c.metavar.is_none() && args.len() >= 3 && looks(&s) == Looks::Value {
+                c.metavar = Some(s);
+                evidence += 1;
+                continue;
+            }
             if let Some(names) = spellings(&s) {
                 for n in names {
                     if c.name.is_empty() && looks(&n) == Looks::Flag {
@@ -316,6 +411,14 @@ fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>])
                 }
                 Looks::Metavar if c.metavar.is_none() => {
                     c.metavar = Some(s);
+                    evidence += 1;
+                }
+                // A second value hint (`"START", "END"`).
+                Looks::Metavar if c.arity.is_none() && c.help.is_none() => {
+                    if let Some(m) = c.metavar.as_mut() {
+                        m.push(' ');
+                        m.push_str(&s);
+                    }
                     evidence += 1;
                 }
                 _ => {
@@ -362,14 +465,15 @@ fn call_candidate(p: &Parsed<'_>, call: Node<'_>, name: &str, args: &[Node<'_>])
             evidence += 1;
         }
     }
-    let declares = {
-        let n = name.to_ascii_lowercase();
-        ["add", "flag", "opt", "arg", "def", "decl", "reg", "param", "knob", "switch"].iter().any(|w| n.contains(w))
-    };
-    if c.name.is_empty() || (!declares && evidence == 0) {
+    if c.name.is_empty() || (!declaring(name) && evidence == 0) {
         return None;
     }
+    let takes_value = c.takes_value;
     c.fill_slots(pending);
+    // A handler's parameters say it more surely than the slots.
+    if takes_value.is_some() {
+        c.takes_value = takes_value;
+    }
     Some(c)
 }
 
@@ -413,7 +517,10 @@ fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate) -> bool {
                 ));
             }
         }
-        Some(Role::Env) | Some(Role::Name) => {}
+        Some(Role::Env) => c.env.extend(strings),
+        Some(Role::Scopes) => c.scopes.extend(identifiers(p, setter)),
+        Some(Role::Excludes) => c.excludes.extend(identifiers(p, setter)),
+        Some(Role::Name) => {}
         None => match kind_of_call_name(name) {
             Some(k) => c.kind = Some(k),
             None => match member_check(p, setter) {
@@ -448,4 +555,15 @@ fn member_check(p: &Parsed<'_>, setter: Node<'_>) -> Option<Vec<String>> {
         }
     }
     None
+}
+
+/// The identifiers a setter lists: `set_examples({LLAMA_EXAMPLE_SERVER, …})`.
+fn identifiers(p: &Parsed<'_>, setter: Node<'_>) -> Vec<String> {
+    let Some(args) = setter.child_by_field_name("arguments") else { return Vec::new() };
+    cst::preorder(args)
+        .into_iter()
+        .filter(|n| matches!(n.kind(), "identifier" | "qualified_identifier"))
+        .filter(|n| n.parent().is_none_or(|p| p.kind() != "qualified_identifier"))
+        .map(|n| text(n, p.src).to_string())
+        .collect()
 }

@@ -86,11 +86,12 @@ fn kind_of(c: &Candidate, default: &str) -> Kind {
     Kind::String
 }
 
-pub(crate) fn finish(mut c: Candidate, p: &Parsed<'_>) -> Flag {
+pub(crate) fn finish(mut c: Candidate, files: &[Parsed<'_>]) -> Flag {
+    let p = &files[c.file.min(files.len().saturating_sub(1))];
     let raw_help = c.help.take().unwrap_or_default();
     let (help, help_default) = split_default(raw_help.trim());
     // `(default: %d)` is filled in at run time: no default is stated.
-    let help_default = help_default.filter(|d| !d.contains('%'));
+    let help_default = help_default.filter(|d| !d.contains('%') && !d.contains('…'));
     let default = c.default.clone().filter(|d| !d.is_empty()).or(help_default).unwrap_or_default();
     let kind = kind_of(&c, &default);
     // An open set from a metavar such as `fast|safe`, when no validator spoke.
@@ -119,5 +120,11 @@ pub(crate) fn finish(mut c: Candidate, p: &Parsed<'_>) -> Flag {
         members_from,
         help,
         location: p.loc(c.line),
+        negated: c.negated,
+        env: c.env,
+        scopes: c.scopes,
+        excludes: c.excludes,
+        removed: c.removed,
+        arity: c.arity,
     }
 }

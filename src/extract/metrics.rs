@@ -1,6 +1,9 @@
-//! Metric registrations: any string literal that is a full `radiance:` or
-//! `vllm:` metric name, with its type and help read from the call, builder
-//! chain or table row it sits in.
+//! Metric registrations, for the engine's metric prefixes (from its
+//! profile): any string literal that is a full metric name, with its type
+//! and help read from the call, builder chain or table row it sits in;
+//! exposition text written by hand (`"# TYPE llamacpp:x counter\n"`); and
+//! tables of bare names that are printed behind a prefix literal, typed by
+//! the table's name (`counters = {{"prompt_tokens_total", "…"}, …}`).
 //!
 //! Handles `reg.counter("name", "help")`, `add(MetricType::kGauge, "name",
 //! "help")`, table rows `{kCounter, "name", "help"}`, and prometheus-cpp's
@@ -16,15 +19,14 @@ use super::roles::{looks, Looks};
 use super::Parsed;
 use crate::catalog::model::{Metric, MetricType};
 
-/// The metric prefixes knobs catalogues.
-pub const PREFIXES: &[&str] = &["radiance:", "vllm:"];
-
-static NAME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?:radiance|vllm):[A-Za-z_][A-Za-z0-9_:]*$").expect("valid regex"));
-
 /// A cheap test before parsing a file for metrics.
-pub fn mentions_metric(text: &str) -> bool {
-    PREFIXES.iter().any(|p| text.contains(p))
+pub fn mentions_metric(text: &str, prefixes: &[String]) -> bool {
+    prefixes.iter().any(|p| text.contains(p.as_str()))
+}
+
+fn is_name(s: &str, prefixes: &[String]) -> bool {
+    static REST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z_][A-Za-z0-9_:]*$").expect("valid regex"));
+    prefixes.iter().any(|p| s.strip_prefix(p.as_str()).is_some_and(|r| REST.is_match(r)))
 }
 
 fn type_of_word(word: &str) -> Option<MetricType> {
@@ -42,14 +44,47 @@ fn type_of_word(word: &str) -> Option<MetricType> {
     }
 }
 
-pub(crate) fn registrations(p: &Parsed<'_>) -> Vec<Metric> {
+pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> {
+    static TYPE_LINE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"# TYPE (\S+) (counter|gauge|histogram|summary|untyped)").expect("valid regex"));
+    static LABELS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^([A-Za-z_][A-Za-z0-9_:]*)\{([A-Za-z_][A-Za-z0-9_]*)=").expect("valid regex"));
     let mut out = Vec::new();
+    // A prefix literal that a bare name is printed behind.
+    let mut behind_prefix: Option<String> = None;
     for node in cst::preorder(p.tree.root_node()) {
         if !cst::is_string(node) || node.parent().is_some_and(|n| n.kind() == "concatenated_string") {
             continue;
         }
         let Some(name) = string_value(node, p.src) else { continue };
-        if !NAME.is_match(&name) {
+        if let Some(pre) = prefixes.iter().find(|pre| name.ends_with(pre.as_str())) {
+            behind_prefix = Some(pre.clone());
+        }
+        // Exposition written by hand: `# TYPE name counter`, `name{label="`.
+        for c in TYPE_LINE.captures_iter(&name) {
+            if is_name(&c[1], prefixes) {
+                let kind = type_of_word(&c[2]).unwrap_or(MetricType::Untyped);
+                out.push(Metric {
+                    name: c[1].to_string(),
+                    kind,
+                    help: String::new(),
+                    labels: Vec::new(),
+                    location: p.loc(line(node)),
+                });
+            }
+        }
+        if let Some(c) = LABELS.captures(&name) {
+            if is_name(&c[1], prefixes) {
+                out.push(Metric {
+                    name: c[1].to_string(),
+                    kind: MetricType::Untyped,
+                    help: String::new(),
+                    labels: vec![c[2].to_string()],
+                    location: p.loc(line(node)),
+                });
+            }
+        }
+        if !is_name(&name, prefixes) {
             continue;
         }
         let mut m = Metric {
@@ -78,6 +113,46 @@ pub(crate) fn registrations(p: &Parsed<'_>) -> Vec<Metric> {
             _ => {}
         }
         out.push(m);
+    }
+    if let Some(prefix) = behind_prefix {
+        out.extend(bare_tables(p, &prefix));
+    }
+    out
+}
+
+/// `std::vector<item> counters = {{"prompt_tokens_total", "help", …}, …}`:
+/// bare names in a table whose name says their type.
+fn bare_tables(p: &Parsed<'_>, prefix: &str) -> Vec<Metric> {
+    static BARE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z_][a-z0-9_]*$").expect("valid regex"));
+    let mut out = Vec::new();
+    for decl in cst::preorder(p.tree.root_node()) {
+        if decl.kind() != "init_declarator" {
+            continue;
+        }
+        let (Some(d), Some(v)) = (decl.child_by_field_name("declarator"), decl.child_by_field_name("value")) else {
+            continue;
+        };
+        if v.kind() != "initializer_list" {
+            continue;
+        }
+        let Some(kind) = type_of_word(text(d, p.src)) else { continue };
+        let mut cursor = v.walk();
+        for row in v.named_children(&mut cursor).filter(|r| r.kind() == "initializer_list") {
+            let mut rc = row.walk();
+            let cells: Vec<Node<'_>> = row.named_children(&mut rc).collect();
+            let Some(bare) = cells.first().and_then(|c| string_value(*c, p.src)) else { continue };
+            if !BARE.is_match(&bare) {
+                continue;
+            }
+            let help = cells.get(1).and_then(|c| string_value(*c, p.src)).unwrap_or_default();
+            out.push(Metric {
+                name: format!("{prefix}{bare}"),
+                kind,
+                help,
+                labels: Vec::new(),
+                location: p.loc(line(row)),
+            });
+        }
     }
     out
 }

@@ -9,6 +9,7 @@
 mod calls;
 mod chain;
 mod cst;
+mod handler;
 mod infer;
 mod metrics;
 pub mod queries;
@@ -99,8 +100,37 @@ pub(crate) struct Candidate {
     pub line: usize,
     /// 0 declaration, 1 comparison in a parse chain, 2 usage text.
     pub rank: u8,
+    /// Which configuration file declared it.
+    pub file: usize,
     /// The struct field a parse branch assigns (`params.n_threads = …`).
     pub field: Option<String>,
+    /// What stands for each placeholder of a format-string help.
+    pub help_args: Vec<HelpArg>,
+    /// Spellings that turn the option off.
+    pub negated: Vec<String>,
+    pub env: Vec<String>,
+    pub scopes: Vec<String>,
+    pub excludes: Vec<String>,
+    /// The message of an option that always refuses.
+    pub removed: Option<String>,
+    /// Value words after the option, when more than one.
+    pub arity: Option<u8>,
+}
+
+/// What a format-string help's argument stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum HelpArg {
+    /// A field of the settings struct: its initialiser is the value.
+    Field(String),
+    /// `field ? "yes" : "no"` on a boolean field.
+    Choice {
+        field: String,
+        yes: String,
+        no: String,
+    },
+    Text(String),
+    /// Computed at run time.
+    Unknown,
 }
 
 impl Candidate {
@@ -204,85 +234,142 @@ fn parse_warnings(p: &Parsed<'_>) -> Vec<Warning> {
     out
 }
 
+/// The files one extraction reads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sources<'a> {
+    /// The option table and its validator (at least one file).
+    pub config: &'a [SourceFile],
+    /// Read for struct definitions and field defaults only.
+    pub headers: &'a [SourceFile],
+    /// Files whose functions the option handlers call to validate values.
+    pub validators: &'a [SourceFile],
+    /// Tree-sitter queries (from `knobs.toml`) for shapes knobs does not know.
+    pub queries: &'a [String],
+}
+
 /// Extracts the flags of `config` (the help table and validator); `companions`
 /// (headers beside it) are read for struct definitions only.
 pub fn extract_flags(
     config: &SourceFile,
     companions: &[SourceFile],
 ) -> Result<(Vec<Flag>, Vec<Warning>), ExtractError> {
-    extract_flags_with(config, companions, &[])
+    extract(&Sources { config: std::slice::from_ref(config), headers: companions, ..Sources::default() })
 }
 
-/// Like [`extract_flags`], with user queries (from `knobs.toml`) for shapes
-/// the built-in strategies do not know.
-pub fn extract_flags_with(
-    config: &SourceFile,
-    companions: &[SourceFile],
-    queries: &[String],
-) -> Result<(Vec<Flag>, Vec<Warning>), ExtractError> {
-    let parsed = parse(config)?;
-    let mut warnings = parse_warnings(&parsed);
-    let mut structs = rows::struct_fields(&parsed);
-    let mut field_defaults = rows::field_defaults(&parsed);
-    let mut field_types = rows::field_types(&parsed);
-    for c in companions {
-        if let Ok(p) = parse(c) {
-            for (k, v) in rows::struct_fields(&p) {
-                structs.entry(k).or_insert(v);
-            }
-            for (k, v) in rows::field_defaults(&p) {
-                field_defaults.entry(k).or_insert(v);
-            }
-            for (k, v) in rows::field_types(&p) {
-                field_types.entry(k).or_insert(v);
-            }
+/// Extracts the flags the sources declare.
+pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractError> {
+    let mut parsed = Vec::new();
+    for f in src.config.iter().chain(src.validators) {
+        parsed.push(parse(f)?);
+    }
+    let configs = src.config.len();
+    let mut warnings: Vec<Warning> = parsed[..configs].iter().flat_map(parse_warnings).collect();
+    let mut structs = std::collections::HashMap::new();
+    let mut field_defaults = std::collections::HashMap::new();
+    let mut field_types = std::collections::HashMap::new();
+    let headers: Vec<Parsed<'_>> = src.headers.iter().filter_map(|h| parse(h).ok()).collect();
+    for p in parsed[..configs].iter().chain(&headers) {
+        for (k, v) in rows::struct_fields(p) {
+            structs.entry(k).or_insert(v);
+        }
+        for (k, v) in rows::field_defaults(p) {
+            field_defaults.entry(k).or_insert(v);
+        }
+        for (k, v) in rows::field_types(p) {
+            field_types.entry(k).or_insert(v);
         }
     }
-    let mut cands = queries::candidates(&parsed, queries);
-    cands.extend(rows::candidates(&parsed, &structs));
-    cands.extend(calls::candidates(&parsed));
-    cands.extend(chain::candidates(&parsed));
-    cands.extend(usage::candidates(&parsed));
+    let code = handler::Code::new(&parsed);
+    let mut cands = Vec::new();
+    for (i, p) in parsed[..configs].iter().enumerate() {
+        let mut found = queries::candidates(p, src.queries);
+        found.extend(rows::candidates(p, &structs));
+        found.extend(calls::candidates(p, i, &code));
+        found.extend(chain::candidates(p));
+        found.extend(usage::candidates(p));
+        for c in &mut found {
+            c.file = i;
+        }
+        cands.extend(found);
+    }
     let mut merged = merge(cands);
-    validator::attach_members(&parsed, &mut merged, &mut warnings);
-    // Where the source states no default, the literal initialiser of the
-    // field a parse branch assigns is the default (`int n_processors = 1;`).
-    // Not for switches: `--no-gpu` sets `use_gpu`, whose default is the field's.
+    for p in &parsed[..configs] {
+        validator::attach_members(p, &mut merged, &mut warnings);
+    }
     for c in merged.values_mut() {
+        // A format-string help: its placeholders filled from the fields'
+        // initialisers (`string_format("… (default: %d)", params.n_ctx)`).
+        if !c.help_args.is_empty() {
+            if let Some(fmt) = &c.help {
+                let values: Vec<Option<String>> = c
+                    .help_args
+                    .iter()
+                    .map(|a| match a {
+                        HelpArg::Text(t) => Some(t.clone()),
+                        HelpArg::Field(f) => field_defaults.get(f).cloned(),
+                        HelpArg::Choice { field, yes, no } => match field_defaults.get(field).map(String::as_str) {
+                            Some("true") => Some(yes.clone()),
+                            Some("false") => Some(no.clone()),
+                            _ => None,
+                        },
+                        HelpArg::Unknown => None,
+                    })
+                    .collect();
+                c.help = Some(text::fill_format(fmt, &values));
+            }
+        }
         // A value bound to a field (`add_option("--x", o.x, …)`) has the
         // field's declared type.
         if c.kind.is_none() && c.evidence.is_none() {
             c.evidence = c.field.as_ref().and_then(|f| field_types.get(f)).and_then(|t| roles::kind_of_ident(t));
         }
+        // Where the source states no default, the literal initialiser of the
+        // field a parse branch assigns is the default (`int n_processors = 1;`).
+        // Not for switches: `--no-gpu` sets `use_gpu`, whose default is the field's.
         if c.default.as_deref().is_none_or(str::is_empty) && c.takes_value == Some(true) {
             if let Some(d) = c.field.as_ref().and_then(|f| field_defaults.get(f)) {
                 c.default = Some(d.clone());
             }
         }
     }
-    let flags: Vec<Flag> = merged.into_values().map(|c| infer::finish(c, &parsed)).collect();
+    let flags: Vec<Flag> = merged.into_values().map(|c| infer::finish(c, &parsed[..configs])).collect();
     if flags.is_empty() {
-        return Err(ExtractError::NoFlags { path: config.path.clone() });
+        let path = src.config.iter().map(|c| c.path.as_str()).collect::<Vec<_>>().join(", ");
+        return Err(ExtractError::NoFlags { path });
     }
     Ok((flags, warnings))
 }
 
-/// Extracts every metric registered in `files`.
-pub fn extract_metrics(files: &[SourceFile]) -> Result<(Vec<Metric>, Vec<Warning>), ExtractError> {
+/// Extracts every metric registered in `files` under one of `prefixes`.
+pub fn extract_metrics(files: &[SourceFile], prefixes: &[String]) -> Result<(Vec<Metric>, Vec<Warning>), ExtractError> {
+    use crate::catalog::model::MetricType;
     let mut found: BTreeMap<String, Metric> = BTreeMap::new();
     let mut warnings = Vec::new();
     for f in files {
-        if !metrics::mentions_metric(&f.text) {
+        if !metrics::mentions_metric(&f.text, prefixes) {
             continue;
         }
         let p = parse(f)?;
         warnings.extend(parse_warnings(&p));
-        for m in metrics::registrations(&p) {
-            match found.get(&m.name) {
-                Some(old)
-                    if old.kind != crate::catalog::model::MetricType::Untyped
-                        || m.kind == crate::catalog::model::MetricType::Untyped => {}
-                _ => {
+        for m in metrics::registrations(&p, prefixes) {
+            match found.get_mut(&m.name) {
+                // Several sightings of one name: the first typed one wins,
+                // and labels, help found elsewhere are kept.
+                Some(old) => {
+                    if old.kind == MetricType::Untyped && m.kind != MetricType::Untyped {
+                        old.kind = m.kind;
+                        old.location = m.location;
+                    }
+                    if old.help.is_empty() {
+                        old.help = m.help;
+                    }
+                    for l in m.labels {
+                        if !old.labels.contains(&l) {
+                            old.labels.push(l);
+                        }
+                    }
+                }
+                None => {
                     found.insert(m.name.clone(), m);
                 }
             }
@@ -297,20 +384,34 @@ fn merge(mut cands: Vec<Candidate>) -> BTreeMap<String, Candidate> {
     // A usage line or comparison may name a flag by an alias first; map aliases
     // to the declared long name.
     let mut out: BTreeMap<String, Candidate> = BTreeMap::new();
+    let mut key_of: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for c in cands {
-        let key = out
-            .iter()
-            .find(|(k, v)| **k == c.name || v.aliases.contains(&c.name))
-            .map(|(k, _)| k.clone())
-            .unwrap_or_else(|| c.name.clone());
+        let key = key_of.get(&c.name).cloned().unwrap_or_else(|| c.name.clone());
         match out.get_mut(&key) {
             None => {
+                for s in std::iter::once(&c.name).chain(&c.aliases).chain(&c.negated) {
+                    key_of.entry(s.clone()).or_insert_with(|| key.clone());
+                }
                 out.insert(key, c);
             }
             Some(m) => {
                 for a in c.aliases {
                     if a != m.name && !m.aliases.contains(&a) {
+                        key_of.entry(a.clone()).or_insert_with(|| key.clone());
                         m.aliases.push(a);
+                    }
+                }
+                // The same option declared twice (one per binary): both scopes.
+                for (into, from) in [
+                    (&mut m.negated, c.negated),
+                    (&mut m.env, c.env),
+                    (&mut m.scopes, c.scopes),
+                    (&mut m.excludes, c.excludes),
+                ] {
+                    for v in from {
+                        if !into.contains(&v) {
+                            into.push(v);
+                        }
                     }
                 }
                 fill(&mut m.metavar, c.metavar);
@@ -319,8 +420,21 @@ fn merge(mut cands: Vec<Candidate>) -> BTreeMap<String, Candidate> {
                 fill(&mut m.kind, c.kind);
                 fill(&mut m.evidence, c.evidence);
                 fill(&mut m.takes_value, c.takes_value);
-                fill(&mut m.members, c.members);
                 fill(&mut m.field, c.field);
+                fill(&mut m.removed, c.removed);
+                fill(&mut m.arity, c.arity);
+                match (&mut m.members, c.members) {
+                    (None, theirs) => m.members = theirs,
+                    // Two declarations with their own sets (one per binary): the union.
+                    (Some((mine, from)), Some((theirs, _))) if from.origin.starts_with("validator") => {
+                        for t in theirs {
+                            if !mine.contains(&t) {
+                                mine.push(t);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
     }

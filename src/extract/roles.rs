@@ -16,6 +16,10 @@ pub enum Role {
     Kind,
     Env,
     Members,
+    /// The scopes (binaries, examples) an option is limited to.
+    Scopes,
+    /// Scopes an option is taken away from.
+    Excludes,
 }
 
 /// Reads a role from a field, designator or setter name. Generous on purpose:
@@ -45,6 +49,8 @@ pub fn role_of_name(name: &str) -> Option<Role> {
         "kind" | "type" | "ty" | "argtype" | "valuetype" | "argkind" | "parser" | "valuekind" => Role::Kind,
         "env" | "envvar" | "environment" | "envname" | "envkey" => Role::Env,
         "choices" | "members" | "values" | "allowed" | "oneof" | "enumvalues" | "accepted" | "options" => Role::Members,
+        "examples" | "example" | "scopes" | "scope" | "binaries" | "tools" | "programs" | "commands" => Role::Scopes,
+        "excludes" | "exclude" | "excluded" => Role::Excludes,
         _ => return None,
     };
     Some(role)

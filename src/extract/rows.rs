@@ -265,7 +265,9 @@ fn row_candidate(
                 Some(Role::Help) => c.help = Some(s.clone()),
                 Some(Role::Kind) => c.kind = kind_of_ident(s),
                 Some(Role::Alias) if !s.is_empty() => c.aliases.push(s.clone()),
-                Some(Role::Env) | Some(Role::Name) | Some(Role::Alias) | Some(Role::Members) => {}
+                Some(Role::Env) => c.env.push(s.clone()),
+                Some(Role::Name) | Some(Role::Alias) | Some(Role::Members) | Some(Role::Scopes)
+                | Some(Role::Excludes) => {}
                 None => match looks(s) {
                     Looks::Prose if c.help.is_none() => c.help = Some(s.clone()),
                     Looks::Metavar if c.metavar.is_none() => c.metavar = Some(s.clone()),

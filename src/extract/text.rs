@@ -15,14 +15,18 @@ pub fn is_long_flag(s: &str) -> bool {
     RE.is_match(s)
 }
 
-/// True for a short flag token: `-m`, or a multi-letter short form (`-ctk`)
-/// as some engines spell them; `-1` is a number, not a flag.
+/// True for a short flag token: `-m`, or a single-dash long form as some
+/// engines spell them (`-ctk`, `-no-cnv`, `-lr-min`); `-1` is a number, not a flag.
 pub fn is_short_flag(s: &str) -> bool {
     let b = s.as_bytes();
     match b {
         [b'-', c] => c.is_ascii_alphabetic(),
         [b'-', first, rest @ ..] => {
-            first.is_ascii_alphabetic() && rest.len() <= 7 && rest.iter().all(u8::is_ascii_alphanumeric)
+            first.is_ascii_alphabetic()
+                && rest.len() <= 15
+                && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
+                && !rest.ends_with(b"-")
+                && !rest.windows(2).any(|w| w == b"--")
         }
         _ => false,
     }
@@ -210,12 +214,57 @@ pub fn split_default(help: &str) -> (String, Option<String>) {
     });
     match RE.captures(help) {
         Some(c) => {
-            let value = c.get(1).or_else(|| c.get(2)).map(|m| clean_member(m.as_str()).to_string());
+            let raw = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
+            // `(default: 4096, 0 = from the model)`: the default is the first
+            // value, and the help keeps what else the clause says.
+            if let Some((first, _)) = raw.split_once(", ") {
+                return (help.to_string(), Some(clean_member(first).to_string()));
+            }
+            let value = Some(clean_member(raw).to_string());
             let start = c.get(0).map_or(help.len(), |m| m.start());
             (help[..start].trim_end().to_string(), value)
         }
         None => (help.to_string(), None),
     }
+}
+
+/// Fills a printf-style format with known values; a placeholder whose value
+/// is not known becomes `…` (it is computed at run time).
+pub fn fill_format(fmt: &str, values: &[Option<String>]) -> String {
+    static SPEC: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"%(%|[-+ #0]*[0-9*]*(?:\.([0-9]+))?(?:hh|h|ll|l|z|j|t|L)?([diouxXeEfFgGaAcsp]))")
+            .expect("valid regex")
+    });
+    let mut out = String::with_capacity(fmt.len());
+    let mut next = values.iter();
+    let mut last = 0;
+    for c in SPEC.captures_iter(fmt) {
+        let Some(m) = c.get(0) else { continue };
+        out.push_str(&fmt[last..m.start()]);
+        last = m.end();
+        if &c[1] == "%" {
+            out.push('%');
+            continue;
+        }
+        let value = next.next().cloned().flatten();
+        let conv = c.get(3).map_or("s", |m| m.as_str());
+        let precision = c.get(2).and_then(|p| p.as_str().parse::<usize>().ok());
+        let shown = match (value, conv) {
+            (None, _) => "…".to_string(),
+            (Some(v), "d" | "i" | "u") => v.parse::<f64>().map_or(v.clone(), |n| format!("{}", n.trunc() as i64)),
+            (Some(v), "f" | "F") => {
+                v.parse::<f64>().map_or(v.clone(), |n| format!("{n:.prec$}", prec = precision.unwrap_or(6)))
+            }
+            (Some(v), "g" | "G") => v.parse::<f64>().map_or(v.clone(), |n| match precision {
+                Some(p) => format!("{n:.p$}"),
+                None => format!("{n}"),
+            }),
+            (Some(v), _) => v,
+        };
+        out.push_str(&shown);
+    }
+    out.push_str(&fmt[last..]);
+    out
 }
 
 /// What `auto` resolves to, read from a help text: the clause after
@@ -335,12 +384,23 @@ mod tests {
     }
 
     #[test]
+    fn formats_are_filled() {
+        let v = |s: &str| Some(s.to_string());
+        assert_eq!(fill_format("ctx (default: %d)", &[v("4096")]), "ctx (default: 4096)");
+        assert_eq!(fill_format("scale (default: %.1f)", &[v("1.0")]), "scale (default: 1.0)");
+        assert_eq!(fill_format("host (default: %s)", &[v("127.0.0.1")]), "host (default: 127.0.0.1)");
+        assert_eq!(fill_format("p (default: %.2f), q %d%%", &[v("0.9"), None]), "p (default: 0.90), q …%");
+        assert_eq!(fill_format("n (default: %d)", &[]), "n (default: …)");
+    }
+
+    #[test]
     fn default_clauses() {
         let cases = [
             ("port (default: 8000)", "port", Some("8000")),
             ("slots [default auto]", "slots", Some("auto")),
             ("how many; defaults to 4", "how many", Some("4")),
             ("host (default: 0.0.0.0)", "host", Some("0.0.0.0")),
+            ("ctx (default: 4096, 0 = from the model)", "ctx (default: 4096, 0 = from the model)", Some("4096")),
             ("plain help", "plain help", None),
         ];
         for (help, rest, def) in cases {

@@ -13,12 +13,14 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::catalog::model::{Catalog, Kind};
+use crate::catalog::model::Catalog;
+use crate::catalog::profile::Profile;
+use crate::catalog::query;
 use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
-use refs::Ref;
+use refs::{ArgvRules, Ref};
 use rules::{Ctx, Rule, Severity, Violation, RULES};
-use scanners::{Scan, ScanCtx};
+use scanners::{Commands, Scan, ScanCtx};
 use span::Span;
 
 /// Largest file linted by default; larger ones are skipped with a note.
@@ -79,45 +81,61 @@ impl Report {
 
 /// Lint settings, validated.
 pub struct Settings<'a> {
+    /// The engine's profile.
+    pub profile: &'a Profile,
     /// The catalogue files are judged against unless a trio pins another.
     pub catalog: &'a Catalog,
     /// Every catalogued version of the engine, oldest first.
     pub all: &'a [Catalog],
-    pub engine_commands: Vec<String>,
-    pub serve_scripts: Vec<String>,
+    /// The commands that run the engine (the profile's and knobs.toml's).
+    pub commands: Commands,
+    /// Finds the engine's metric names.
+    pub metrics: scanners::metrics::Matcher,
     pub env_files: Vec<String>,
     /// Severity per rule code; `None` turns a rule off.
     pub severity: HashMap<&'static str, Option<Severity>>,
     pub max_file_size: u64,
 }
 
-impl Settings<'_> {
+impl<'a> Settings<'a> {
+    /// Settings for an engine: its commands and metric names from the profile
+    /// and knobs.toml's extra commands and serve scripts.
+    pub fn new(profile: &'a Profile, catalog: &'a Catalog, all: &'a [Catalog], extra_commands: Vec<String>) -> Self {
+        Settings {
+            profile,
+            catalog,
+            all,
+            commands: Commands::new(profile, extra_commands),
+            metrics: scanners::metrics::Matcher::new(&profile.metrics.prefixes),
+            env_files: Vec::new(),
+            severity: HashMap::new(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
+    }
+
     fn severity_of(&self, rule: &Rule) -> Option<Severity> {
         self.severity.get(rule.code).copied().unwrap_or(Some(rule.severity))
     }
 }
 
-/// What the scanners need from a catalogue.
-fn takes_value(c: &Catalog) -> impl Fn(&str) -> Option<bool> + '_ {
-    |name| c.flag(name).map(|f| f.kind != Kind::Switch)
-}
-
 /// Scans one file's text.
 pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
-    let tv = takes_value(catalog);
+    let profile = settings.profile;
+    let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
     let ctx = ScanCtx {
-        engine_commands: &settings.engine_commands,
-        serve_scripts: &settings.serve_scripts,
+        commands: &settings.commands,
         takes_value: &tv,
+        argv: ArgvRules { dash_values: profile.argv.dash_values },
+        metrics: &settings.metrics,
     };
     let mut out = Scan::default();
     match kind {
         FileKind::Markdown => scanners::markdown::scan(text, &ctx, &mut out),
-        FileKind::Env => scanners::env::scan(text, &settings.engine_commands, &mut out),
+        FileKind::Env => scanners::env::scan(text, &ctx, &mut out),
         FileKind::Shell => {
             let idx = span::LineIndex::new(text);
             scanners::shell::scan(text, &|s, e| idx.span(text, s, e), &ctx, &mut out);
-            scanners::metrics::scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
+            settings.metrics.scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
             out.suppressions.extend(suppress::line_comments(text));
         }
     }
@@ -213,7 +231,7 @@ fn trio(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> (HashMap<S
             }
             Some(FileKind::Env) => {
                 let mut s = Scan::default();
-                scanners::env::image_pins(&text, &settings.engine_commands, &|_, _| Span::default(), &mut s.pins);
+                scanners::env::image_pins(&text, &settings.commands, &|_, _| Span::default(), &mut s.pins);
                 pins.extend(s.pins.into_iter().map(|(t, _)| t));
             }
             _ => {}
@@ -244,7 +262,7 @@ pub fn lint_file(
         }
     }
     let scan = scan(&text, kind, settings, catalog);
-    let ctx = Ctx { catalog, all: settings.all, env_flags: &env_flags };
+    let ctx = Ctx { profile: settings.profile, catalog, all: settings.all, env_flags: &env_flags };
     let mut violations: Vec<Violation> = Vec::new();
     for r in &scan.refs {
         for rule in RULES {

@@ -25,11 +25,38 @@ pub enum FlagSite {
     Loose,
 }
 
+/// Which binary an argv belongs to, when the profile scopes options by binary.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Binary {
+    /// As written (`llama-cli`, `llama serve`).
+    pub command: String,
+    /// The scope its options come from; `None` accepts every option.
+    pub scope: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ref {
-    Flag { name: String, span: Span, value: Option<Value>, site: FlagSite },
-    Env { key: String, span: Span, value: Option<Value> },
-    Metric { name: String, span: Span },
+    Flag {
+        name: String,
+        span: Span,
+        value: Option<Value>,
+        site: FlagSite,
+        /// The binary whose argv it is in, if known.
+        binary: Option<std::sync::Arc<Binary>>,
+        /// Written `--flag=value`.
+        joined: bool,
+    },
+    Env {
+        key: String,
+        span: Span,
+        value: Option<Value>,
+    },
+    /// A metric name, or with `pattern` a glob or regex over names.
+    Metric {
+        name: String,
+        span: Span,
+        pattern: bool,
+    },
 }
 
 impl Ref {
@@ -51,12 +78,25 @@ pub struct Word {
     pub span: Span,
 }
 
-/// Whether a flag takes a value, from the catalogue (`None`: unknown flag).
-pub type TakesValue<'a> = &'a dyn Fn(&str) -> Option<bool>;
+/// How many value words a flag takes, from the catalogue (`None`: unknown flag).
+pub type TakesValue<'a> = &'a dyn Fn(&str) -> Option<usize>;
+
+/// How argv is read: from the engine's profile.
+#[derive(Debug, Clone, Copy)]
+pub struct ArgvRules {
+    /// A value may start with `-` (the next word is taken whatever it is).
+    pub dash_values: bool,
+}
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
 /// An unknown flag takes no value, so a following word is not judged as one.
-pub fn argv_refs(words: &[Word], takes_value: TakesValue<'_>, out: &mut Vec<Ref>) {
+pub fn argv_refs(
+    words: &[Word],
+    takes_value: TakesValue<'_>,
+    rules: ArgvRules,
+    binary: Option<&std::sync::Arc<Binary>>,
+    out: &mut Vec<Ref>,
+) {
     let mut i = 0;
     while i < words.len() {
         let w = &words[i];
@@ -75,27 +115,45 @@ pub fn argv_refs(words: &[Word], takes_value: TakesValue<'_>, out: &mut Vec<Ref>
             // `--x=$V`: the value is the expansion's default, if any.
             let text = if w.var.is_some() { w.default.clone() } else { Some(value.to_string()) };
             let value = Value { text, span: vspan, var: w.var.clone() };
-            out.push(Ref::Flag { name: name.to_string(), span, value: Some(value), site: FlagSite::Argv });
+            out.push(Ref::Flag {
+                name: name.to_string(),
+                span,
+                value: Some(value),
+                site: FlagSite::Argv,
+                binary: binary.cloned(),
+                joined: true,
+            });
             continue;
         }
-        if !text.starts_with("--") && takes_value(text).is_none() {
+        let known = takes_value(text);
+        if !text.starts_with("--") && known.is_none() {
             // Unknown short options are not judged: too many tools share them.
             continue;
         }
         let mut value = None;
-        if takes_value(text) == Some(true) {
-            if let Some(next) = words.get(i) {
-                let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && t.parse::<f64>().is_err());
-                if !is_flag {
-                    value = Some(Value {
-                        text: next.text.clone().or_else(|| next.default.clone()),
-                        span: next.span,
-                        var: next.var.clone(),
-                    });
-                    i += 1;
-                }
+        for k in 0..known.unwrap_or(0) {
+            let Some(next) = words.get(i) else { break };
+            let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && t.parse::<f64>().is_err());
+            if is_flag && !rules.dash_values {
+                break;
             }
+            // The first value word is the one judged.
+            if k == 0 {
+                value = Some(Value {
+                    text: next.text.clone().or_else(|| next.default.clone()),
+                    span: next.span,
+                    var: next.var.clone(),
+                });
+            }
+            i += 1;
         }
-        out.push(Ref::Flag { name: text.to_string(), span: w.span, value, site: FlagSite::Argv });
+        out.push(Ref::Flag {
+            name: text.to_string(),
+            span: w.span,
+            value,
+            site: FlagSite::Argv,
+            binary: binary.cloned(),
+            joined: false,
+        });
     }
 }

@@ -215,36 +215,72 @@ impl PinnedTree {
 
     /// Every C/C++ source file at the tag under the size cap, as (path,
     /// text), and the paths whose blobs the repository lacks (a partial
-    /// clone): those are skipped, not fatal.
-    pub fn cpp_sources(&self) -> Result<CppSources, SourceError> {
-        let tree = self.repo.find_tree(self.tree)?;
+    /// clone): those are skipped, not fatal. With `under` given, only files
+    /// at or below those paths are read (`tools/server/`, `src/metrics.cpp`).
+    pub fn cpp_sources(&self, under: &[String]) -> Result<CppSources, SourceError> {
+        let root = self.repo.find_tree(self.tree)?;
         let mut out = Vec::new();
         let mut missing = Vec::new();
-        let mut err = None;
-        tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-            let Ok(name) = entry.name() else { return git2::TreeWalkResult::Ok };
-            let is_cpp =
-                [".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc"].iter().any(|e| name.ends_with(e));
-            if entry.kind() == Some(ObjectType::Blob) && is_cpp {
-                match self.repo.find_blob(entry.id()) {
-                    Ok(b) if b.size() <= MAX_BLOB && !b.is_binary() => {
-                        out.push((format!("{dir}{name}"), String::from_utf8_lossy(b.content()).into_owned()))
-                    }
-                    Ok(_) => {}
-                    Err(e) if e.code() == git2::ErrorCode::NotFound => missing.push(format!("{dir}{name}")),
-                    Err(e) => {
+        let mut starts: Vec<(String, git2::Tree<'_>)> = Vec::new();
+        if under.is_empty() {
+            starts.push((String::new(), root));
+        } else {
+            for u in under {
+                let path = u.trim_matches('/');
+                let entry = match root.get_path(Path::new(path)) {
+                    Ok(e) => e,
+                    Err(e) if e.code() == git2::ErrorCode::NotFound => continue,
+                    Err(e) => return Err(e.into()),
+                };
+                match entry.kind() {
+                    Some(ObjectType::Tree) => starts.push((format!("{path}/"), self.repo.find_tree(entry.id())?)),
+                    Some(ObjectType::Blob) => self.read_cpp(path, entry.id(), &mut out, &mut missing)?,
+                    _ => {}
+                }
+            }
+        }
+        for (prefix, tree) in starts {
+            let mut err = None;
+            tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+                let Ok(name) = entry.name() else { return git2::TreeWalkResult::Ok };
+                if entry.kind() == Some(ObjectType::Blob) {
+                    if let Err(e) = self.read_cpp(&format!("{prefix}{dir}{name}"), entry.id(), &mut out, &mut missing) {
                         err = Some(e);
                         return git2::TreeWalkResult::Abort;
                     }
                 }
+                git2::TreeWalkResult::Ok
+            })?;
+            if let Some(e) = err {
+                return Err(e);
             }
-            git2::TreeWalkResult::Ok
-        })?;
-        if let Some(e) = err {
-            return Err(e.into());
         }
         out.sort();
+        out.dedup_by(|a, b| a.0 == b.0);
         Ok((out, missing))
+    }
+
+    fn read_cpp(
+        &self,
+        path: &str,
+        id: git2::Oid,
+        out: &mut Vec<(String, String)>,
+        missing: &mut Vec<String>,
+    ) -> Result<(), SourceError> {
+        let is_cpp =
+            [".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc"].iter().any(|e| path.ends_with(e));
+        if !is_cpp {
+            return Ok(());
+        }
+        match self.repo.find_blob(id) {
+            Ok(b) if b.size() <= MAX_BLOB && !b.is_binary() => {
+                out.push((path.to_string(), String::from_utf8_lossy(b.content()).into_owned()))
+            }
+            Ok(_) => {}
+            Err(e) if e.code() == git2::ErrorCode::NotFound => missing.push(path.to_string()),
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
     }
 }
 

@@ -21,7 +21,8 @@
 //! BUSY_PREFILL_CHUNK=auto
 //! ```
 
-use super::{flag_and_value, judge, kind_phrase, Ctx, Rule, Severity, Verdict, Violation};
+use super::{flag_and_value, Ctx, Rule, Severity, Violation};
+use crate::catalog::query::{judge, kind_phrase, Verdict};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule =

@@ -20,7 +20,8 @@
 //! radiance --prefill-interleave 1
 //! ```
 
-use super::{flag_names, suggest, Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Violation};
+use crate::catalog::query::{flag_names, suggest};
 use crate::lint::refs::{FlagSite, Ref};
 
 pub const RULE: Rule = Rule {
@@ -32,8 +33,21 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
-    let Ref::Flag { name, span, site, .. } = r else { return };
-    if ctx.catalog.flag(name).is_some() || !ctx.versions_with_flag(name).is_empty() {
+    let Ref::Flag { name, span, site, joined, .. } = r else { return };
+    if ctx.flag(name).is_some() {
+        // `--x=v` is one unknown word to an engine that takes no `=` form.
+        if *joined && *site == FlagSite::Argv && !ctx.profile.argv.equals {
+            out.push(Violation {
+                rule: &RULE,
+                span: *span,
+                message: format!("`{name}=…` is not a flag of {}: it takes no `=` form", ctx.build()),
+                help: Some(format!("write `{name} VALUE`, two words")),
+            });
+        }
+        return;
+    }
+    if !ctx.versions_with_flag(name).is_empty() {
+        // Another catalogued version has it: removed-flag's finding.
         return;
     }
     let near = suggest(name, flag_names(ctx.catalog));

@@ -20,7 +20,8 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{flag_and_value, judge, members_list, suggest, Ctx, Rule, Severity, Verdict, Violation};
+use super::{flag_and_value, Ctx, Rule, Severity, Violation};
+use crate::catalog::query::{judge, members_list, suggest, Verdict};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {

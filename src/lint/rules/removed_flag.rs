@@ -18,8 +18,9 @@
 //! radiance --busy-prefill-chunk auto # 1.8.1
 //! ```
 
-use super::{env_flag, Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Violation};
 use crate::catalog::diff::diff;
+use crate::catalog::query::env_target;
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -33,16 +34,28 @@ pub const RULE: Rule = Rule {
 fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let (name, span, what) = match r {
         Ref::Flag { name, span, .. } => (name.clone(), *span, format!("`{name}`")),
-        Ref::Env { key, span, .. } => {
-            if env_flag(key, ctx.catalog, ctx.env_flags).is_some() {
-                return;
+        Ref::Env { key, span, .. } => match env_target(key, ctx.catalog, ctx.profile, ctx.env_flags) {
+            Some(t) if t.flag.removed.is_some() => (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name)),
+            Some(_) => return,
+            None => {
+                let Some(t) = ctx.all.iter().find_map(|c| env_target(key, c, ctx.profile, ctx.env_flags)) else {
+                    return;
+                };
+                (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name))
             }
-            let Some(f) = ctx.all.iter().find_map(|c| env_flag(key, c, ctx.env_flags)) else { return };
-            (f.name.clone(), *span, format!("`{key}` (`{}`)", f.name))
-        }
+        },
         Ref::Metric { .. } => return,
     };
-    if ctx.catalog.flag(&name).is_some() {
+    // Still parsed by the pinned build, but always refused.
+    if let Some(f) = ctx.flag(&name) {
+        if let Some(why) = &f.removed {
+            out.push(Violation {
+                rule: &RULE,
+                span,
+                message: format!("{what} was removed from {}: it is refused at start-up", ctx.build()),
+                help: Some(format!("the source says: {why}")),
+            });
+        }
         return;
     }
     let others = ctx.versions_with_flag(&name);

@@ -21,7 +21,8 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{env_flag, env_key_of, suggest, Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Violation};
+use crate::catalog::query::{env_key_for, env_target, suggest};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -34,10 +35,40 @@ pub const RULE: Rule = Rule {
 
 fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Ref::Env { key, span, .. } = r else { return };
-    if ctx.all.iter().any(|c| env_flag(key, c, ctx.env_flags).is_some()) {
+    if ctx.all.iter().any(|c| env_target(key, c, ctx.profile, ctx.env_flags).is_some()) {
         return;
     }
-    let keys: Vec<String> = ctx.catalog.flags.iter().map(|f| env_key_of(&f.name)).filter(|k| k.contains('_')).collect();
+    // Every key the build reads: declared ones (and their negated forms),
+    // and the convention's where the profile has one.
+    let mut keys: Vec<(String, &str)> = Vec::new();
+    for f in &ctx.catalog.flags {
+        for k in f.env.iter().cloned().chain(env_key_for(f, ctx.profile)) {
+            if let (Some([from, to]), false) = (&ctx.profile.env.negated, f.negated.is_empty()) {
+                if let Some(rest) = k.strip_prefix(from.as_str()) {
+                    keys.push((format!("{to}{rest}"), f.name.as_str()));
+                }
+            }
+            keys.push((k, f.name.as_str()));
+        }
+    }
+    keys.retain(|(k, _)| k.contains('_'));
+    keys.sort();
+    keys.dedup();
+    let report = |prefix: &str, near: &str, out: &mut Vec<Violation>| {
+        let flag = keys.iter().find(|(k, _)| k == near).map_or("", |(_, f)| f);
+        out.push(Violation {
+            rule: &RULE,
+            span: *span,
+            message: format!("`{key}` sets no flag of {}", ctx.build()),
+            help: Some(format!("did you mean `{prefix}{near}` (`{flag}`)?")),
+        });
+    };
+    if !ctx.profile.env.convention {
+        if let Some(near) = suggest(key, keys.iter().map(|(k, _)| k.as_str())) {
+            report("", near, out);
+        }
+        return;
+    }
     let words: Vec<&str> = key.split('_').collect();
     // Try the key with each service prefix stripped; keep at least two words.
     for i in 0..words.len().saturating_sub(1) {
@@ -45,15 +76,9 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         if rest.len() < 8 {
             break;
         }
-        if let Some(near) = suggest(&rest, keys.iter().map(String::as_str)) {
+        if let Some(near) = suggest(&rest, keys.iter().map(|(k, _)| k.as_str())) {
             let prefix = if i == 0 { String::new() } else { format!("{}_", words[..i].join("_")) };
-            let flag = format!("--{}", near.to_ascii_lowercase().replace('_', "-"));
-            out.push(Violation {
-                rule: &RULE,
-                span: *span,
-                message: format!("`{key}` sets no flag of {}", ctx.build()),
-                help: Some(format!("did you mean `{prefix}{near}` (`{flag}`)?")),
-            });
+            report(&prefix, near, out);
             return;
         }
     }

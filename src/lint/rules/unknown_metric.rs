@@ -21,7 +21,8 @@
 //! rate(radiance:engine_steps_held_total[5m])
 //! ```
 
-use super::{find_metric, other_prefix, suggest, Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Violation};
+use crate::catalog::query::{find_metric, matching_metrics, suggest};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -33,12 +34,26 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
-    let Ref::Metric { name, span } = r else { return };
+    let Ref::Metric { name, span, pattern } = r else { return };
+    if *pattern {
+        // A glob or regex: it must match something the build exports.
+        if matching_metrics(ctx.catalog, name).is_empty()
+            && ctx.profile.paired_name(name).is_none_or(|o| matching_metrics(ctx.catalog, &o).is_empty())
+        {
+            out.push(Violation {
+                rule: &RULE,
+                span: *span,
+                message: format!("`{name}` matches no metric {} exports", ctx.build()),
+                help: Some(format!("`knobs catalog show {}` lists the metrics", ctx.catalog.source.tag)),
+            });
+        }
+        return;
+    }
     if find_metric(ctx.catalog, name).is_some() {
         return;
     }
     // Under the other prefix it is wrong-metric-prefix's finding.
-    if other_prefix(name).is_some_and(|o| find_metric(ctx.catalog, &o).is_some()) {
+    if ctx.profile.paired_name(name).is_some_and(|o| find_metric(ctx.catalog, &o).is_some()) {
         return;
     }
     let elsewhere: Vec<&str> = ctx

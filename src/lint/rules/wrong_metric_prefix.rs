@@ -20,7 +20,8 @@
 //! increase(vllm:num_preemptions_total[10m])
 //! ```
 
-use super::{find_metric, other_prefix, Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Violation};
+use crate::catalog::query::find_metric;
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -32,15 +33,17 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
-    let Ref::Metric { name, span } = r else { return };
+    let Ref::Metric { name, span, pattern: false } = r else { return };
     if find_metric(ctx.catalog, name).is_some() {
         return;
     }
-    let Some(right) = other_prefix(name).filter(|o| find_metric(ctx.catalog, o).is_some()) else { return };
+    let Some(right) = ctx.profile.paired_name(name).filter(|o| find_metric(ctx.catalog, o).is_some()) else {
+        return;
+    };
     out.push(Violation {
         rule: &RULE,
         span: *span,
         message: format!("`{name}` is exported as `{right}`"),
-        help: Some("latency and vLLM-compatible names live under `vllm:`, cadence under `radiance:`".into()),
+        help: ctx.profile.metrics.pair_hint.clone(),
     });
 }

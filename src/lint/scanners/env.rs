@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{metrics, Scan};
+use super::{Commands, Scan, ScanCtx};
 use crate::lint::refs::{Ref, Value};
 use crate::lint::span::{LineIndex, Span};
 use crate::lint::suppress;
@@ -28,29 +28,37 @@ fn value_of(raw: &str) -> (String, usize, usize) {
     (v.to_string(), 0, v.len())
 }
 
-/// Pins of an engine image in a text: `ghcr.io/org/radiance:1.0.13`.
-pub fn image_pins(text: &str, engines: &[String], span: &dyn Fn(usize, usize) -> Span, out: &mut Vec<(String, Span)>) {
+/// Pins of an engine image in a text: `ghcr.io/org/radiance:1.0.13`; the
+/// profile says which image names are the engine's and which part of the
+/// tag is the catalogue's.
+pub fn image_pins(text: &str, commands: &Commands, span: &dyn Fn(usize, usize) -> Span, out: &mut Vec<(String, Span)>) {
     static PIN: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|[/\s=])([A-Za-z0-9_.-]+):(v?\d+\.\d+(?:\.\d+)?[A-Za-z0-9_.-]*)").expect("valid regex")
+        Regex::new(r"(?:^|[/\s=])([A-Za-z0-9_.-]+):([A-Za-z0-9][A-Za-z0-9_.-]*)").expect("valid regex")
     });
+    if !commands.images().iter().any(|i| text.contains(i.as_str())) {
+        return;
+    }
     for c in PIN.captures_iter(text) {
         let (Some(name), Some(tag)) = (c.get(1), c.get(2)) else { continue };
-        if engines.iter().any(|e| e == name.as_str()) {
-            out.push((tag.as_str().to_string(), span(tag.start(), tag.end())));
+        if !commands.images().iter().any(|e| e == name.as_str()) {
+            continue;
+        }
+        if let Some(pinned) = commands.image_tag(tag.as_str()) {
+            out.push((pinned, span(tag.start(), tag.end())));
         }
     }
 }
 
 /// Scans an env file.
-pub fn scan(text: &str, engines: &[String], out: &mut Scan) {
+pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let idx = LineIndex::new(text);
     let span = |s: usize, e: usize| idx.span(text, s, e);
-    scan_text(text, &span, engines, out);
+    scan_text(text, &span, ctx, out);
     out.suppressions.extend(suppress::line_comments(text));
 }
 
 /// Scans env lines in `text`; `span` maps byte ranges of `text` into the file.
-pub fn scan_text(text: &str, span: &dyn Fn(usize, usize) -> Span, engines: &[String], out: &mut Scan) {
+pub fn scan_text(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bom = text.len() - body.len();
     let mut offset = bom;
@@ -73,8 +81,8 @@ pub fn scan_text(text: &str, span: &dyn Fn(usize, usize) -> Span, engines: &[Str
         });
         out.refs.push(Ref::Env { key: key.as_str().to_string(), span: key_span, value });
     }
-    metrics::scan(text, span, &mut out.refs);
-    image_pins(text, engines, span, &mut out.pins);
+    ctx.metrics.scan(text, span, &mut out.refs);
+    image_pins(text, ctx.commands, span, &mut out.pins);
 }
 
 #[cfg(test)]
@@ -85,7 +93,7 @@ mod tests {
     fn env_lines() {
         let text = "\u{feff}# trio\r\nexport BUSY_PREFILL_CHUNK=\"auto\" # keep\r\nMAX_SEQS=2 # two\nEMPTY=\nIMAGE=ghcr.io/x/radiance:1.0.13\n";
         let mut scan_out = Scan::default();
-        scan(text, &["radiance".to_string()], &mut scan_out);
+        super::super::test_ctx(|ctx| scan(text, ctx, &mut scan_out));
         let envs: Vec<(String, Option<String>, usize, usize)> = scan_out
             .refs
             .iter()

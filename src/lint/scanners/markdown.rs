@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
-use super::{env, metrics, shell, Scan, ScanCtx};
+use super::{env, shell, Scan, ScanCtx};
 use crate::lint::refs::{FlagSite, Ref, Value};
 use crate::lint::span::{LineIndex, Span};
 use crate::lint::suppress::{self, Suppression};
@@ -99,7 +99,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
             }
             Event::Text(_) => {
                 let raw = text.get(range.clone()).unwrap_or("");
-                metrics::scan(raw, &|s, e| file_span(range.start + s, range.start + e), &mut out.refs);
+                ctx.metrics.scan(raw, &|s, e| file_span(range.start + s, range.start + e), &mut out.refs);
             }
             Event::Html(h) | Event::InlineHtml(h) => {
                 if let Some(rules) = suppress::directive(&h) {
@@ -146,13 +146,13 @@ fn code_block(lang: &str, m: &Mapped, text: &str, idx: &LineIndex, ctx: &ScanCtx
             shell::scan(&console_commands(&m.text), &span, ctx, out)
         }
         "env" | "dotenv" => {
-            env::scan_text(&m.text, &span, ctx.engine_commands, out);
+            env::scan_text(&m.text, &span, ctx, out);
             return;
         }
         _ => {}
     }
-    metrics::scan(&m.text, &span, &mut out.refs);
-    env::image_pins(&m.text, ctx.engine_commands, &span, &mut out.pins);
+    ctx.metrics.scan(&m.text, &span, &mut out.refs);
+    env::image_pins(&m.text, ctx.commands, &span, &mut out.pins);
 }
 
 fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
@@ -163,15 +163,23 @@ fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx
         !k.is_empty() && k.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
     });
     if is_env {
-        env::scan_text(code, &span, ctx.engine_commands, out);
+        env::scan_text(code, &span, ctx, out);
         return;
     }
     if trimmed.starts_with("--") {
         loose_flag(trimmed, lead, &span, ctx, out);
-    } else {
+    } else if trimmed.split_whitespace().next().is_some_and(|w| could_run_engine(w, ctx)) {
         shell::scan(code, &span, ctx, out);
     }
-    metrics::scan(code, &span, &mut out.refs);
+    ctx.metrics.scan(code, &span, &mut out.refs);
+}
+
+/// True when an inline span's first word may start an engine command line
+/// (an engine binary, a wrapper or runtime that could run one): only such
+/// spans are worth a shell parse.
+fn could_run_engine(first: &str, ctx: &ScanCtx<'_>) -> bool {
+    let w = first.trim_start_matches(['$', '%', ' ']).rsplit('/').next().unwrap_or(first);
+    w.is_empty() || ctx.commands.is_known(w) || shell::runs_commands(w)
 }
 
 /// `--checkpoint-policy floor`, `--prefill-interleave N`, `--checkpoint-slots 20 [auto]`.
@@ -188,7 +196,9 @@ fn loose_flag(code: &str, lead: usize, span: &dyn Fn(usize, usize) -> Span, ctx:
     let name = name.trim_end_matches([',', '.', ';', ':', ')']);
     let value = match inline_value {
         Some((v, vs)) => Some((v, vs)),
-        None if (ctx.takes_value)(name) == Some(true) => tokens.next().filter(|(t, _)| !t.starts_with('-')),
+        None if (ctx.takes_value)(name).is_some_and(|n| n > 0) => {
+            tokens.next().filter(|(t, _)| ctx.argv.dash_values || !t.starts_with('-'))
+        }
         None => None,
     };
     out.refs.push(Ref::Flag {
@@ -196,6 +206,8 @@ fn loose_flag(code: &str, lead: usize, span: &dyn Fn(usize, usize) -> Span, ctx:
         span: span(fs, fs + name.len()),
         value: value.map(|(v, vs)| Value { text: Some(v.to_string()), span: span(vs, vs + v.len()), var: None }),
         site: FlagSite::Loose,
+        binary: None,
+        joined: inline_value.is_some(),
     });
 }
 

@@ -1,25 +1,74 @@
 //! Scanners: one per file type. Each reads a file and reports references
 //! (flags, env knobs, metrics), suppression comments and image pins. None of
-//! them judges anything — that is the rules' work.
+//! them judges anything — that is the rules' work. What they know of the
+//! engine (its commands, images, metric prefixes, how its argv reads) comes
+//! from its profile through [`ScanCtx`].
 
 pub mod env;
 pub mod markdown;
 pub mod metrics;
 pub mod shell;
 
-use super::refs::Ref;
+use std::sync::Arc;
+
+use super::refs::{ArgvRules, Binary, Ref};
 use super::span::Span;
 use super::suppress::Suppression;
+use crate::catalog::profile::{Invocation, Profile};
 
-/// What the lint needs to know about the engine while scanning: its command
-/// names and which flags take a value.
+/// The commands that run the engine: the profile's, and those knobs.toml adds.
+#[derive(Debug, Clone)]
+pub struct Commands {
+    profile: Profile,
+    /// Binaries and serve scripts named in knobs.toml: every option is theirs.
+    extra: Vec<String>,
+}
+
+impl Commands {
+    pub fn new(profile: &Profile, extra: Vec<String>) -> Commands {
+        Commands { profile: profile.clone(), extra }
+    }
+
+    /// How a command (by basename) runs the engine, given the word after it.
+    pub fn invocation(&self, command: &str, next: Option<&str>) -> Option<(Invocation, Option<Arc<Binary>>)> {
+        if self.extra.iter().any(|e| e == command) {
+            return Some((Invocation::Engine { scope: None, words: 1 }, None));
+        }
+        let inv = self.profile.invocation(command, next)?;
+        let binary = match &inv {
+            Invocation::Engine { scope: Some(scope), words } => Some(Arc::new(Binary {
+                command: if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() },
+                scope: Some(scope.clone()),
+            })),
+            _ => None,
+        };
+        Some((inv, binary))
+    }
+
+    /// Image repository names (last path segment) that run the engine.
+    pub fn images(&self) -> &[String] {
+        &self.profile.images.names
+    }
+
+    /// The catalogue tag an engine image's tag pins.
+    pub fn image_tag(&self, tag: &str) -> Option<String> {
+        self.profile.image_tag(tag)
+    }
+
+    /// True when a word names one of the engine's commands (any kind).
+    pub fn is_known(&self, command: &str) -> bool {
+        self.extra.iter().any(|e| e == command) || self.profile.commands.iter().any(|c| c.name == command)
+    }
+}
+
+/// What the lint needs to know about the engine while scanning.
 pub struct ScanCtx<'a> {
-    /// Binary names whose argv is the engine's (`radiance`).
-    pub engine_commands: &'a [String],
-    /// Script names whose argv is handed to the engine (`serve-radiance.sh`).
-    pub serve_scripts: &'a [String],
-    /// `Some(true)` for a known flag taking a value, `None` for an unknown one.
-    pub takes_value: &'a dyn Fn(&str) -> Option<bool>,
+    pub commands: &'a Commands,
+    /// How many value words a known flag takes; `None` for an unknown one.
+    pub takes_value: &'a dyn Fn(&str) -> Option<usize>,
+    pub argv: ArgvRules,
+    /// Finds metric names in text.
+    pub metrics: &'a metrics::Matcher,
 }
 
 /// Everything a scanner found in one file.
@@ -31,4 +80,18 @@ pub struct Scan {
     pub pins: Vec<(String, Span)>,
     /// Env variables a serve script passes to a flag: (variable, flag).
     pub env_flags: Vec<(String, String)>,
+    /// Things the user should know about this file that are not findings.
+    pub notes: Vec<String>,
+}
+
+/// A scanning context for the default engine, for unit tests.
+#[cfg(test)]
+pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
+    let profile = crate::catalog::profile::builtin("radiance").expect("radiance");
+    let commands = Commands::new(&profile, vec![]);
+    let metrics = metrics::Matcher::new(&profile.metrics.prefixes);
+    let tv = |_: &str| None;
+    let ctx =
+        ScanCtx { commands: &commands, takes_value: &tv, argv: ArgvRules { dash_values: false }, metrics: &metrics };
+    f(&ctx)
 }

@@ -7,39 +7,52 @@
 //! not the engine's and are left alone.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use super::{Scan, ScanCtx};
-use crate::lint::refs::{argv_refs, Ref, Word};
+use crate::catalog::profile::Invocation;
+use crate::lint::refs::{argv_refs, Binary, Ref, Word};
 use crate::lint::span::Span;
 use crate::syntax::preorder;
 
-/// Commands that run the command that follows them.
-const WRAPPERS: &[&str] = &[
-    "exec",
-    "sudo",
-    "env",
-    "nohup",
-    "time",
-    "nice",
-    "taskset",
-    "numactl",
-    "stdbuf",
-    "ionice",
-    "chrt",
-    "setsid",
-    "timeout",
-    "command",
-    "doas",
-    "runuser",
-    "systemd-run",
-    "strace",
-    "gdb",
-    "valgrind",
-    "perf",
-    "ltrace",
+/// Commands that run the command that follows them: (name, options that
+/// take a value, positional words before the command). The value of a
+/// wrapper's own option is not a command (`sudo -u radiance journalctl`).
+const WRAPPERS: &[(&str, &[&str], usize)] = &[
+    ("exec", &["-a"], 0),
+    ("sudo", &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group"], 0),
+    ("doas", &["-u", "-C"], 0),
+    ("env", &["-u", "-C", "-S", "--unset", "--chdir"], 0),
+    ("nohup", &[], 0),
+    ("time", &["-f", "-o"], 0),
+    ("nice", &["-n", "--adjustment"], 0),
+    ("taskset", &["-c", "--cpu-list"], 1),
+    (
+        "numactl",
+        &["-C", "-N", "-m", "-p", "-i", "--physcpubind", "--cpunodebind", "--membind", "--preferred", "--interleave"],
+        0,
+    ),
+    ("stdbuf", &["-i", "-o", "-e"], 0),
+    ("ionice", &["-c", "-n", "-p", "--class", "--classdata"], 0),
+    ("chrt", &[], 1),
+    ("setsid", &[], 0),
+    ("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
+    ("command", &[], 0),
+    ("runuser", &["-u", "-g", "-G", "--user", "--group"], 0),
+    ("systemd-run", &["-p", "-u", "-E", "--unit", "--property", "--setenv", "--uid", "--gid", "--slice"], 0),
+    ("strace", &["-o", "-e", "-p", "-s", "-u"], 0),
+    ("ltrace", &["-o", "-e", "-p", "-s", "-u"], 0),
+    ("valgrind", &[], 0),
+    ("gdb", &[], 0),
+    ("perf", &["-e", "-o", "-F", "-p", "-c"], 0),
 ];
+/// True for a wrapper or container runtime: a command that may run the engine.
+pub fn runs_commands(word: &str) -> bool {
+    WRAPPERS.iter().any(|(w, _, _)| *w == word) || RUNTIMES.contains(&word)
+}
+
 /// Container runtimes whose `run` takes an image and then the engine's argv.
 const RUNTIMES: &[&str] = &["podman", "docker", "nerdctl"];
 
@@ -132,11 +145,7 @@ fn array_expansion(n: Node<'_>, src: &str) -> Option<String> {
 
 /// Scans shell code. `span` maps a byte range of `src` to a span in the file.
 pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
-    let mut parser = Parser::new();
-    if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
-        return;
-    }
-    let Some(tree) = parser.parse(src, None) else { return };
+    let Some(tree) = crate::syntax::parse_bash(src) else { return };
     let nodes = preorder(tree.root_node());
 
     // Arrays built anywhere in the script: name → each literal, in order.
@@ -157,7 +166,7 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
         arrays.entry(text(name, src).to_string()).or_default().push(words);
     }
 
-    let mut used_arrays: Vec<String> = Vec::new();
+    let mut used_arrays: Vec<(String, Option<Arc<Binary>>)> = Vec::new();
     for n in &nodes {
         if n.kind() != "command" {
             continue;
@@ -169,25 +178,25 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
                 !matches!(c.kind(), "comment" | "variable_assignment" | "file_redirect" | "herestring_redirect")
             })
             .collect();
-        let Some(start) = engine_argv_start(&parts, src, ctx) else { continue };
+        let Some((start, binary)) = engine_argv_start(&parts, src, ctx) else { continue };
         // Literal words and array expansions, each segment paired on its own.
         let mut segment: Vec<Word> = Vec::new();
         for p in &parts[start..] {
             if let Some(name) = array_expansion(*p, src) {
-                argv_refs(&segment, ctx.takes_value, &mut out.refs);
+                argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), &mut out.refs);
                 segment.clear();
-                if !used_arrays.contains(&name) {
-                    used_arrays.push(name);
+                if !used_arrays.iter().any(|(n, _)| *n == name) {
+                    used_arrays.push((name, binary.clone()));
                 }
                 continue;
             }
             segment.push(word(*p, src, span));
         }
-        argv_refs(&segment, ctx.takes_value, &mut out.refs);
+        argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), &mut out.refs);
     }
-    for name in used_arrays {
+    for (name, binary) in used_arrays {
         for literal in arrays.get(&name).into_iter().flatten() {
-            argv_refs(literal, ctx.takes_value, &mut out.refs);
+            argv_refs(literal, ctx.takes_value, ctx.argv, binary.as_ref(), &mut out.refs);
         }
     }
     for r in &out.refs {
@@ -201,9 +210,9 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
     }
 }
 
-/// Where the engine's argv starts among a command's parts, if this command
-/// runs the engine.
-fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option<usize> {
+/// Where the engine's argv starts among a command's parts, and which binary
+/// it is, if this command runs the engine.
+fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
     let word_text = |n: &Node<'_>| -> Option<String> {
         match n.kind() {
             "command_name" => n.named_child(0).map(|w| unquote(text(w, src))),
@@ -211,32 +220,76 @@ fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option
             _ => None,
         }
     };
-    let is_engine = |t: &str| ctx.engine_commands.iter().any(|e| e == basename(t));
-    let is_script = |t: &str| ctx.serve_scripts.iter().any(|s| s == basename(t));
-    let first = word_text(parts.first()?)?;
-    if is_engine(&first) || is_script(&first) {
-        return Some(1);
-    }
-    if RUNTIMES.contains(&basename(&first)) {
-        // podman run [options] IMAGE [engine] ARGS…
-        for (i, p) in parts.iter().enumerate().skip(1) {
-            let Some(t) = word_text(p) else { continue };
-            let image = basename(t.split('@').next().unwrap_or(&t));
-            let repo = image.split(':').next().unwrap_or(image);
-            if ctx.engine_commands.iter().any(|e| e == repo) && !t.starts_with('-') {
-                let next_is_engine = parts.get(i + 1).and_then(word_text).is_some_and(|n| is_engine(&n));
-                return Some(i + 1 + usize::from(next_is_engine));
-            }
+    let mut i = 0;
+    // Past any wrappers (`exec sudo -u svc nice -n 5 radiance …`).
+    loop {
+        let first = word_text(parts.get(i)?)?;
+        let cmd = basename(&first);
+        let next = parts.get(i + 1).and_then(word_text);
+        if let Some((inv, binary)) = ctx.commands.invocation(cmd, next.as_deref()) {
+            return match inv {
+                Invocation::Engine { words, .. } => Some((i + words, binary)),
+                Invocation::Foreign => None,
+            };
         }
-        return None;
+        if RUNTIMES.contains(&cmd) {
+            return runtime_argv(parts, i, &word_text, ctx);
+        }
+        let (_, value_opts, positionals) = WRAPPERS.iter().find(|(w, _, _)| *w == cmd)?;
+        // Skip the wrapper's options (and their values), assignments and positionals.
+        i += 1;
+        let mut left = *positionals;
+        loop {
+            let t = word_text(parts.get(i)?)?;
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if t.starts_with('-') {
+                let takes = value_opts.iter().any(|o| *o == t);
+                i += if takes { 2 } else { 1 };
+                continue;
+            }
+            if cmd == "env" && t.contains('=') {
+                i += 1;
+                continue;
+            }
+            if left > 0 {
+                left -= 1;
+                i += 1;
+                continue;
+            }
+            break;
+        }
     }
-    if !WRAPPERS.contains(&basename(&first)) {
-        return None;
-    }
-    for (i, p) in parts.iter().enumerate().skip(1) {
+}
+
+/// `podman run [options] IMAGE [engine] ARGS…`: the argv after an engine image.
+fn runtime_argv(
+    parts: &[Node<'_>],
+    from: usize,
+    word_text: &dyn Fn(&Node<'_>) -> Option<String>,
+    ctx: &ScanCtx<'_>,
+) -> Option<(usize, Option<Arc<Binary>>)> {
+    for (i, p) in parts.iter().enumerate().skip(from + 1) {
         let Some(t) = word_text(p) else { continue };
-        if is_engine(&t) || is_script(&t) {
-            return Some(i + 1);
+        if t.starts_with('-') {
+            continue;
+        }
+        let image = basename(t.split('@').next().unwrap_or(&t));
+        let repo = image.split(':').next().unwrap_or(image);
+        if ctx.commands.images().iter().any(|e| e == repo) {
+            // The image may be followed by the engine's command itself.
+            let next = parts.get(i + 1).and_then(word_text);
+            let after = parts.get(i + 2).and_then(word_text);
+            if let Some(n) = next.as_deref() {
+                if let Some((Invocation::Engine { words, .. }, binary)) =
+                    ctx.commands.invocation(basename(n), after.as_deref())
+                {
+                    return Some((i + 1 + words, binary));
+                }
+            }
+            return Some((i + 1, None));
         }
     }
     None

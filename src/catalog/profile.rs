@@ -1,0 +1,376 @@
+//! Engine profiles: everything knobs knows about one engine that is not in a
+//! catalogue — which files hold its configuration, how its argv and env keys
+//! are read, its metric prefixes, its binaries and image names. Profiles are
+//! data (`profiles/<engine>.toml`, built in, or `[profile.NAME]` in
+//! knobs.toml); no rule, scanner or renderer names an engine.
+
+use std::collections::BTreeMap;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+/// One engine, as knobs reads and judges it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// The engine's name: the catalogue folder, `--engine NAME`.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub extract: ExtractSpec,
+    #[serde(default)]
+    pub metrics: MetricSpec,
+    #[serde(default)]
+    pub argv: ArgvSpec,
+    #[serde(default)]
+    pub env: EnvSpec,
+    #[serde(default)]
+    pub scopes: ScopeSpec,
+    #[serde(default)]
+    pub images: ImageSpec,
+    #[serde(default, rename = "command")]
+    pub commands: Vec<CommandSpec>,
+}
+
+/// Which files of the engine's tree are read, and for what.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtractSpec {
+    /// Files holding the option table and its validators.
+    #[serde(default)]
+    pub config: Vec<String>,
+    /// Read for struct definitions and field defaults only (missing ones are skipped).
+    #[serde(default)]
+    pub headers: Vec<String>,
+    /// More files whose functions the option handlers call to validate values.
+    #[serde(default)]
+    pub validators: Vec<String>,
+    /// Path prefixes read for metric registrations; empty reads every C/C++
+    /// file that mentions a prefix.
+    #[serde(default)]
+    pub metrics: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MetricSpec {
+    /// Metric name prefixes the engine exports (`radiance:`).
+    #[serde(default)]
+    pub prefixes: Vec<String>,
+    /// Prefixes a name is often written under by mistake for the other.
+    #[serde(default)]
+    pub pairs: Vec<[String; 2]>,
+    /// Said when a name is under the wrong one of a pair.
+    #[serde(default)]
+    pub pair_hint: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArgvSpec {
+    /// `--flag=value` is accepted.
+    #[serde(default = "yes")]
+    pub equals: bool,
+    /// An option taking a value consumes the next word even when it starts with `-`.
+    #[serde(default)]
+    pub dash_values: bool,
+    /// In a `--` word, `_` reads as `-`.
+    #[serde(default)]
+    pub underscores: bool,
+}
+
+impl Default for ArgvSpec {
+    fn default() -> Self {
+        ArgvSpec { equals: true, dash_values: false, underscores: false }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnvSpec {
+    /// An env key names the flag in upper snake case, optionally behind a
+    /// service prefix; otherwise only the keys the source declares count.
+    #[serde(default = "yes")]
+    pub convention: bool,
+    /// `[from, to]`: a negatable option also reads its key with `from`
+    /// replaced by `to` (`LLAMA_ARG_MMAP` → `LLAMA_ARG_NO_MMAP`).
+    #[serde(default)]
+    pub negated: Option<[String; 2]>,
+}
+
+impl Default for EnvSpec {
+    fn default() -> Self {
+        EnvSpec { convention: true, negated: None }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScopeSpec {
+    /// The scope every binary inherits (`LLAMA_EXAMPLE_COMMON`).
+    #[serde(default)]
+    pub common: Option<String>,
+    /// Scopes that do not inherit `common`.
+    #[serde(default)]
+    pub not_inheriting: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageSpec {
+    /// Image repository names (the last path segment) that run the engine.
+    #[serde(default)]
+    pub names: Vec<String>,
+    /// A regex over the image tag whose group 1 is the catalogue tag.
+    #[serde(default)]
+    pub tag: Option<String>,
+}
+
+/// A binary that runs (or does not run) the engine's option table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandSpec {
+    pub name: String,
+    /// The scope whose options it accepts; none: every option.
+    #[serde(default)]
+    pub scope: Option<String>,
+    /// It parses its own arguments: its flags are not judged.
+    #[serde(default)]
+    pub foreign: bool,
+    /// `llama serve …`: subcommand → scope.
+    #[serde(default)]
+    pub subcommands: BTreeMap<String, String>,
+}
+
+/// A profile that does not make sense, with what to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("profile `{engine}`: {message}")]
+pub struct ProfileError {
+    pub engine: String,
+    pub message: String,
+}
+
+/// How a command line's first words run the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Invocation {
+    /// The engine's argv follows; `scope` says which options it accepts.
+    Engine { scope: Option<String>, words: usize },
+    /// A binary with its own parser: nothing it takes is the engine's.
+    Foreign,
+}
+
+/// True for an engine name that is safe as a folder name: letters, digits,
+/// `.`, `-`, `_`, not starting with a dot (`llama.cpp`, `whisper.cpp`).
+pub fn valid_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && !s.starts_with('.')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+impl Profile {
+    /// Parses a profile from TOML text.
+    pub fn parse(text: &str) -> Result<Profile, String> {
+        let p: Profile = toml::from_str(text).map_err(|e| e.to_string())?;
+        p.validate().map_err(|e| e.message)?;
+        Ok(p)
+    }
+
+    /// Checks what serde cannot: names and regexes.
+    pub fn validate(&self) -> Result<(), ProfileError> {
+        let err = |message: String| ProfileError { engine: self.name.clone(), message };
+        if !valid_name(&self.name) {
+            return Err(err("the name must be letters, digits, `.`, `-` or `_`, e.g. `llama.cpp`".into()));
+        }
+        if let Some(t) = &self.images.tag {
+            let re = Regex::new(t).map_err(|e| err(format!("images.tag is not a regex: {e}")))?;
+            if re.captures_len() < 2 {
+                return Err(err("images.tag needs a group that captures the tag".into()));
+            }
+        }
+        if self.metrics.prefixes.iter().any(|p| p.is_empty()) {
+            return Err(err("an empty metric prefix".into()));
+        }
+        for [a, b] in &self.metrics.pairs {
+            if !self.metrics.prefixes.contains(a) || !self.metrics.prefixes.contains(b) {
+                return Err(err(format!("pair [{a}, {b}] names a prefix not in metrics.prefixes")));
+            }
+        }
+        Ok(())
+    }
+
+    /// A profile for an engine knobs has no data about: its name is its only
+    /// command, and every other rule is the default.
+    pub fn bare(name: &str) -> Profile {
+        Profile {
+            name: name.to_string(),
+            description: String::new(),
+            extract: ExtractSpec::default(),
+            metrics: MetricSpec::default(),
+            argv: ArgvSpec::default(),
+            env: EnvSpec::default(),
+            scopes: ScopeSpec::default(),
+            images: ImageSpec { names: vec![name.to_string()], tag: None },
+            commands: vec![CommandSpec { name: name.to_string(), ..CommandSpec::default() }],
+        }
+    }
+
+    /// How a command (by its basename) and the word after it run the engine.
+    pub fn invocation(&self, command: &str, next: Option<&str>) -> Option<Invocation> {
+        let c = self.commands.iter().find(|c| c.name == command)?;
+        if c.foreign {
+            return Some(Invocation::Foreign);
+        }
+        if !c.subcommands.is_empty() {
+            // `llama serve …`; an unknown subcommand is not judged.
+            return match next.and_then(|n| c.subcommands.get(n)) {
+                Some(scope) => Some(Invocation::Engine { scope: Some(scope.clone()), words: 2 }),
+                None => Some(Invocation::Foreign),
+            };
+        }
+        Some(Invocation::Engine { scope: c.scope.clone(), words: 1 })
+    }
+
+    /// True when an option with these scopes and excludes is accepted under
+    /// `scope` (a binary's scope; `None` accepts everything).
+    pub fn accepts(&self, scopes: &[String], excludes: &[String], scope: Option<&str>) -> bool {
+        let Some(scope) = scope else { return true };
+        if excludes.iter().any(|e| e == scope) {
+            return false;
+        }
+        // An option the source scopes nowhere is in the common scope.
+        let implicit;
+        let scopes = match (scopes.is_empty(), &self.scopes.common) {
+            (true, Some(c)) => {
+                implicit = [c.clone()];
+                &implicit[..]
+            }
+            (true, None) => return true,
+            (false, _) => scopes,
+        };
+        if scopes.iter().any(|s| s == scope) {
+            return true;
+        }
+        let inherits = !self.scopes.not_inheriting.iter().any(|s| s == scope);
+        inherits && self.scopes.common.as_ref().is_some_and(|c| scopes.contains(c))
+    }
+
+    /// The binaries whose scope accepts an option, for messages.
+    pub fn binaries_accepting(&self, scopes: &[String], excludes: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        for c in &self.commands {
+            if c.foreign {
+                continue;
+            }
+            if c.subcommands.is_empty() {
+                if self.accepts(scopes, excludes, c.scope.as_deref()) {
+                    out.push(c.name.clone());
+                }
+            } else {
+                for (sub, scope) in &c.subcommands {
+                    if self.accepts(scopes, excludes, Some(scope)) {
+                        out.push(format!("{} {sub}", c.name));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The binary name shown for a scope (`llama-server` for the server's).
+    pub fn binary_of(&self, scope: &str) -> Option<&str> {
+        self.commands.iter().find(|c| !c.foreign && c.scope.as_deref() == Some(scope)).map(|c| c.name.as_str())
+    }
+
+    /// The catalogue tag an image tag pins, when the image is the engine's.
+    pub fn image_tag(&self, tag: &str) -> Option<String> {
+        match &self.images.tag {
+            Some(re) => Regex::new(re).ok()?.captures(tag)?.get(1).map(|m| m.as_str().to_string()),
+            None => Some(tag.to_string()),
+        }
+    }
+
+    /// The same metric name under the paired prefix.
+    pub fn paired_name(&self, name: &str) -> Option<String> {
+        for [a, b] in &self.metrics.pairs {
+            if let Some(rest) = name.strip_prefix(a.as_str()) {
+                return Some(format!("{b}{rest}"));
+            }
+            if let Some(rest) = name.strip_prefix(b.as_str()) {
+                return Some(format!("{a}{rest}"));
+            }
+        }
+        None
+    }
+
+    /// True when `name` starts with one of the engine's metric prefixes.
+    pub fn is_metric_name(&self, name: &str) -> bool {
+        self.metrics.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+    }
+}
+
+/// The profiles built into knobs, by name.
+pub fn builtin(name: &str) -> Option<Profile> {
+    builtins().into_iter().find(|p| p.name == name)
+}
+
+/// Every built-in profile.
+pub fn builtins() -> Vec<Profile> {
+    crate::embedded::PROFILES
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
+        .filter_map(|f| f.contents_utf8().and_then(|t| Profile::parse(t).ok()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_profile_parses_and_is_named_after_its_file() {
+        let mut seen = 0;
+        for f in crate::embedded::PROFILES.files() {
+            let text = f.contents_utf8().expect("utf-8");
+            let p = Profile::parse(text).unwrap_or_else(|e| panic!("{}: {e}", f.path().display()));
+            assert_eq!(Some(format!("{}.toml", p.name).as_str()), f.path().to_str());
+            seen += 1;
+        }
+        assert!(seen >= 2, "radiance and llama.cpp are built in");
+    }
+
+    #[test]
+    fn names_may_contain_dots_but_not_escape() {
+        assert!(valid_name("llama.cpp") && valid_name("whisper.cpp") && valid_name("radiance"));
+        for bad in ["", "..", "../x", "a/b", "/abs", ".hidden", "sp ace"] {
+            assert!(!valid_name(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn scopes_inherit_common_except_where_told() {
+        let p = builtin("llama.cpp").expect("llama.cpp");
+        let common = vec!["LLAMA_EXAMPLE_COMMON".to_string()];
+        let server = vec!["LLAMA_EXAMPLE_SERVER".to_string()];
+        assert!(p.accepts(&common, &[], Some("LLAMA_EXAMPLE_CLI")));
+        assert!(!p.accepts(&common, &[], Some("LLAMA_EXAMPLE_DOWNLOAD")));
+        assert!(!p.accepts(&[], &[], Some("LLAMA_EXAMPLE_DOWNLOAD")), "unscoped is common");
+        assert!(p.accepts(&[], &[], Some("LLAMA_EXAMPLE_SERVER")));
+        assert!(!p.accepts(&server, &[], Some("LLAMA_EXAMPLE_CLI")));
+        assert!(!p.accepts(&common, &server, Some("LLAMA_EXAMPLE_SERVER")));
+        assert_eq!(
+            p.invocation("llama", Some("serve")),
+            Some(Invocation::Engine { scope: Some("LLAMA_EXAMPLE_SERVER".into()), words: 2 })
+        );
+        assert_eq!(p.invocation("llama-bench", None), Some(Invocation::Foreign));
+        assert_eq!(p.image_tag("server-cuda-b4100").as_deref(), Some("b4100"));
+        let r = builtin("radiance").expect("radiance");
+        assert_eq!(r.paired_name("radiance:x_total").as_deref(), Some("vllm:x_total"));
+        assert_eq!(r.image_tag("1.0.13").as_deref(), Some("1.0.13"));
+    }
+}

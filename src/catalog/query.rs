@@ -1,0 +1,344 @@
+//! Questions about a catalogue that lint, explain, verify and the overlay
+//! check all ask: which flag an env key sets, which metric a name is, which
+//! prefix pairs with which, whether a written value is acceptable. They live
+//! here, below every user, and read the engine's profile rather than naming
+//! an engine.
+
+use std::collections::HashMap;
+
+use super::model::{Catalog, Flag, Kind, Metric, MetricType};
+use super::profile::Profile;
+
+/// The closest candidate to `name`, when it is close enough to be a typo.
+pub fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let limit = match name.chars().count() {
+        0..=4 => 1,
+        5..=11 => 2,
+        _ => 3,
+    };
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (strsim::damerau_levenshtein(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, c)| (*d, *c))
+        .map(|(_, c)| c)
+}
+
+/// Every spelling of every flag of a catalogue.
+pub fn flag_names(c: &Catalog) -> impl Iterator<Item = &str> {
+    c.flags.iter().flat_map(Flag::spellings)
+}
+
+/// `--checkpoint-policy` → `CHECKPOINT_POLICY`: the key a flag's env line
+/// uses by convention.
+pub fn env_key_of(flag: &str) -> String {
+    flag.trim_start_matches('-').replace('-', "_").to_ascii_uppercase()
+}
+
+/// The env key to show for a flag: the one its source declares, else the
+/// convention's (when the profile has one).
+pub fn env_key_for(flag: &Flag, profile: &Profile) -> Option<String> {
+    match flag.env.first() {
+        Some(k) => Some(k.clone()),
+        None if profile.env.convention => Some(env_key_of(&flag.name)),
+        None => None,
+    }
+}
+
+/// A flag looked up by a written spelling, as the engine would read it
+/// (`--ctx_size` is `--ctx-size` where the profile says so).
+pub fn flag<'c>(catalog: &'c Catalog, profile: &Profile, spelling: &str) -> Option<&'c Flag> {
+    catalog.flag(spelling).or_else(|| {
+        if profile.argv.underscores && spelling.starts_with("--") && spelling.contains('_') {
+            catalog.flag(&spelling.replace('_', "-"))
+        } else {
+            None
+        }
+    })
+}
+
+/// What an env key sets.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EnvTarget<'c> {
+    pub flag: &'c Flag,
+    /// The key turns the flag off (`LLAMA_ARG_NO_MMAP`): any value does.
+    pub negated: bool,
+}
+
+/// The flag an env key sets in `catalog`: by a serve script's mapping
+/// (`env_flags`), by a key the source declares (and its negated form where
+/// the profile derives one), else — where the profile has the convention —
+/// an optional service prefix stripped, lower-cased, `_`→`-`
+/// (`FRANK_ARCHON_PREFILL_INTERLEAVE` → `--prefill-interleave`). A stripped
+/// key must keep at least two words, so `FRANK_PORT` does not read as `--port`.
+pub fn env_target<'c>(
+    key: &str,
+    catalog: &'c Catalog,
+    profile: &Profile,
+    env_flags: &HashMap<String, String>,
+) -> Option<EnvTarget<'c>> {
+    if let Some(f) = env_flags.get(key).and_then(|f| catalog.flag(f)) {
+        return Some(EnvTarget { flag: f, negated: false });
+    }
+    if let Some(f) = catalog.flag_by_env(key) {
+        return Some(EnvTarget { flag: f, negated: false });
+    }
+    if let Some([from, to]) = &profile.env.negated {
+        if let Some(rest) = key.strip_prefix(to.as_str()) {
+            let positive = format!("{from}{rest}");
+            if let Some(f) = catalog.flag_by_env(&positive).filter(|f| !f.negated.is_empty()) {
+                return Some(EnvTarget { flag: f, negated: true });
+            }
+        }
+    }
+    if !profile.env.convention {
+        return None;
+    }
+    let words: Vec<&str> = key.split('_').filter(|w| !w.is_empty()).collect();
+    (0..words.len())
+        .filter(|&i| i == 0 || words.len() - i >= 2)
+        .find_map(|i| catalog.flag(&format!("--{}", words[i..].join("-").to_ascii_lowercase())))
+        .map(|f| EnvTarget { flag: f, negated: false })
+}
+
+/// Values that stand for a value rather than being one: the flag's metavar
+/// (`N`, `TOKENS`), a single capital letter, `<n>`, `{…}`, an ellipsis, an
+/// unexpanded variable. An upper-case word that is not the metavar is a value
+/// (the validator compares exactly: `FLOOR` is not `floor`).
+pub fn is_placeholder(value: &str, flag: &Flag) -> bool {
+    let v = value.trim();
+    let metavar_parts = || flag.metavar.split(['|', ' ', ',']).map(str::trim).filter(|p| !p.is_empty());
+    v.is_empty()
+        || v == flag.metavar
+        || metavar_parts().any(|p| p == v && p.chars().any(|c| c.is_ascii_uppercase()))
+        || v.contains('$')
+        || v.contains("...")
+        || v.contains('…')
+        || (v.starts_with('<') && v.ends_with('>'))
+        || (v.starts_with('{') && v.ends_with('}'))
+        || (v.starts_with('[') && v.ends_with(']'))
+        || (v.len() == 1 && v.chars().all(|c| c.is_ascii_uppercase()))
+}
+
+/// The values a written value stands for: `0→1` and `0->1` are two.
+pub fn value_parts(value: &str) -> Vec<&str> {
+    value
+        .split(['→'])
+        .flat_map(|p| p.split("->"))
+        .map(|p| p.trim().trim_matches(['"', '\'', '`']))
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// True when `value` is acceptable for a flag of `kind` (members aside).
+pub fn fits_kind(kind: Kind, value: &str) -> bool {
+    let int = |v: &str| v.parse::<i64>().is_ok();
+    match kind {
+        Kind::Int => int(value),
+        Kind::Float => value.parse::<f64>().is_ok_and(f64::is_finite),
+        Kind::AutoOrInt => value == "auto" || int(value),
+        Kind::Switch => {
+            matches!(value.to_ascii_lowercase().as_str(), "0" | "1" | "true" | "false" | "yes" | "no" | "on" | "off")
+        }
+        Kind::String | Kind::Enum => true,
+    }
+}
+
+/// What a flag of `kind` takes, for messages.
+pub fn kind_phrase(flag: &Flag) -> String {
+    let words = if flag.members.is_empty() || flag.kind == Kind::Enum {
+        String::new()
+    } else {
+        format!(", or {}", members_list(flag))
+    };
+    match flag.kind {
+        Kind::Int => format!("an integer{words}"),
+        Kind::Float => format!("a number{words}"),
+        Kind::AutoOrInt => "`auto` or an integer".into(),
+        Kind::Switch => "no value (or, in an env file, 1/0, true/false)".into(),
+        Kind::String => format!("a string{words}"),
+        Kind::Enum => format!("one of {}", members_list(flag)),
+    }
+}
+
+pub fn members_list(flag: &Flag) -> String {
+    flag.members.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// The metric a name refers to, allowing histogram and summary series
+/// suffixes (`_bucket`, `_sum`, `_count`).
+pub fn find_metric<'c>(catalog: &'c Catalog, name: &str) -> Option<&'c Metric> {
+    if let Some(m) = catalog.metric(name) {
+        return Some(m);
+    }
+    for suffix in ["_bucket", "_sum", "_count"] {
+        if let Some(m) = name.strip_suffix(suffix).and_then(|base| catalog.metric(base)) {
+            if matches!(m.kind, MetricType::Histogram | MetricType::Summary) || suffix != "_bucket" {
+                return Some(m);
+            }
+        }
+    }
+    None
+}
+
+/// The metrics a glob (`radiance:engine_steps_*`) or regex
+/// (`radiance:engine_steps_(held|decode)_total`, `…_.*`) written over names
+/// matches, histogram and summary series included.
+pub fn matching_metrics<'c>(catalog: &'c Catalog, pattern: &str) -> Vec<&'c Metric> {
+    let regexy = pattern.contains(".*") || pattern.contains(".+") || pattern.contains(['(', '[', '+', '?', '|']);
+    let source = if regexy { pattern.to_string() } else { regex::escape(pattern).replace("\\*", ".*") };
+    let Ok(re) = regex::Regex::new(&format!("^(?:{source})$")) else { return Vec::new() };
+    catalog
+        .metrics
+        .iter()
+        .filter(|m| {
+            re.is_match(&m.name)
+                || (matches!(m.kind, MetricType::Histogram | MetricType::Summary)
+                    && ["_bucket", "_sum", "_count"].iter().any(|s| re.is_match(&format!("{}{s}", m.name))))
+        })
+        .collect()
+}
+
+/// The value checks shared by argv flags, env keys and the overlay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Fine,
+    NotMember(String),
+    WrongKind(String),
+}
+
+/// Judges every part of a written value against a flag. A closed member
+/// set refuses anything else; an open one (words beside a number) admits
+/// its words and otherwise the kind; a comma list is judged part by part.
+pub fn judge(flag: &Flag, value: &str) -> Verdict {
+    let closed = flag.members_from.as_ref().is_some_and(|m| m.closed);
+    for part in value_parts(value) {
+        if is_placeholder(part, flag) {
+            continue;
+        }
+        let pieces: Vec<&str> = if flag.members.is_empty() || !part.contains(',') {
+            vec![part]
+        } else {
+            part.split(',').map(str::trim).filter(|p| !p.is_empty()).collect()
+        };
+        for piece in pieces {
+            if flag.members.iter().any(|m| m == piece) {
+                continue;
+            }
+            if flag.kind == Kind::Enum && closed {
+                return Verdict::NotMember(piece.to_string());
+            }
+            if !fits_kind(flag.kind, piece) {
+                return Verdict::WrongKind(piece.to_string());
+            }
+        }
+    }
+    Verdict::Fine
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::model::MembersFrom;
+    use crate::catalog::profile;
+
+    fn flag(name: &str, kind: Kind, metavar: &str, members: &[&str], closed: bool) -> Flag {
+        Flag {
+            name: name.into(),
+            aliases: vec![],
+            metavar: metavar.into(),
+            kind,
+            default: String::new(),
+            auto_means: None,
+            members: members.iter().map(|m| m.to_string()).collect(),
+            members_from: (!members.is_empty()).then(|| MembersFrom {
+                origin: "validator-comparisons".into(),
+                location: "x.cpp:1".into(),
+                closed,
+            }),
+            help: String::new(),
+            location: "x.cpp:1".into(),
+            negated: vec![],
+            env: vec![],
+            scopes: vec![],
+            excludes: vec![],
+            removed: None,
+            arity: None,
+        }
+    }
+
+    #[test]
+    fn suggestions() {
+        assert_eq!(suggest("--checkpoint-polcy", ["--checkpoint-policy", "--port"]), Some("--checkpoint-policy"));
+        assert_eq!(suggest("--cpuset-cpus", ["--checkpoint-policy", "--port"]), None);
+        assert_eq!(value_parts("0→1"), ["0", "1"]);
+        assert_eq!(env_key_of("--checkpoint-policy"), "CHECKPOINT_POLICY");
+    }
+
+    #[test]
+    fn judging_values() {
+        let policy = flag("--checkpoint-policy", Kind::Enum, "POLICY", &["geometric-backoff", "tip-only"], true);
+        // (value, verdict) written from the validator's behaviour: exact comparison.
+        let cases = [
+            ("tip-only", Verdict::Fine),
+            ("POLICY", Verdict::Fine),
+            ("<policy>", Verdict::Fine),
+            ("${POLICY}", Verdict::Fine),
+            ("floor", Verdict::NotMember("floor".into())),
+            ("FLOOR", Verdict::NotMember("FLOOR".into())),
+            ("TIP-ONLY", Verdict::NotMember("TIP-ONLY".into())),
+        ];
+        for (v, want) in cases {
+            assert_eq!(judge(&policy, v), want, "{v}");
+        }
+        let level = flag("--log-level", Kind::Enum, "LEVEL", &["debug", "error"], true);
+        assert_eq!(judge(&level, "ERROR"), Verdict::NotMember("ERROR".into()));
+        assert_eq!(judge(&level, "LEVEL"), Verdict::Fine);
+        let ngl = flag("-ngl", Kind::Int, "N", &["auto", "all"], false);
+        assert_eq!(judge(&ngl, "all"), Verdict::Fine);
+        assert_eq!(judge(&ngl, "99"), Verdict::Fine);
+        assert_eq!(judge(&ngl, "N"), Verdict::Fine);
+        assert_eq!(judge(&ngl, "most"), Verdict::WrongKind("most".into()));
+        let spec = flag("--spec-type", Kind::Enum, "TYPES", &["none", "draft-simple", "ngram-mod"], true);
+        assert_eq!(judge(&spec, "draft-simple,ngram-mod"), Verdict::Fine);
+        assert_eq!(judge(&spec, "draft-simple,ngram"), Verdict::NotMember("ngram".into()));
+        let interval = flag("--checkpoint-interval", Kind::Int, "TOKENS", &[], false);
+        assert_eq!(judge(&interval, "2k"), Verdict::WrongKind("2k".into()));
+        assert_eq!(judge(&interval, "N"), Verdict::Fine, "a one-letter capital is a placeholder");
+    }
+
+    #[test]
+    fn env_keys_by_declaration_convention_and_negation() {
+        let mut mmap = flag("--mmap", Kind::Switch, "", &[], false);
+        mmap.negated = vec!["--no-mmap".into()];
+        mmap.env = vec!["LLAMA_ARG_MMAP".into()];
+        let ctx = flag("--ctx-size", Kind::Int, "N", &[], false);
+        let catalog = Catalog::new(
+            crate::catalog::model::Provenance {
+                engine: "e".into(),
+                repo: "r".into(),
+                tag: "t".into(),
+                commit: "c".into(),
+                knobs_version: "0".into(),
+            },
+            vec![mmap, ctx],
+            vec![],
+        );
+        let llama = profile::builtin("llama.cpp").expect("llama.cpp");
+        let radiance = profile::builtin("radiance").expect("radiance");
+        let none = HashMap::new();
+        let t = env_target("LLAMA_ARG_NO_MMAP", &catalog, &llama, &none).expect("negated key");
+        assert!(t.negated && t.flag.name == "--mmap");
+        assert!(env_target("LLAMA_ARG_MMAP", &catalog, &llama, &none).is_some_and(|t| !t.negated));
+        // No convention for llama.cpp: CTX_SIZE is not a key its source reads.
+        assert!(env_target("CTX_SIZE", &catalog, &llama, &none).is_none());
+        assert!(env_target("SVC_CTX_SIZE", &catalog, &radiance, &none).is_some());
+        assert!(flag_underscored(&catalog, &llama));
+    }
+
+    fn flag_underscored(c: &Catalog, p: &Profile) -> bool {
+        super::flag(c, p, "--ctx_size").is_some()
+            && super::flag(c, &profile::builtin("radiance").expect("r"), "--ctx_size").is_none()
+    }
+}
