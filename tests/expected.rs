@@ -50,6 +50,8 @@ struct ExpectedFlag {
     excludes: Vec<String>,
     removed: Option<String>,
     arity: Option<u8>,
+    #[serde(default)]
+    list: bool,
     /// Compared only where the expectation gives it.
     help: Option<String>,
 }
@@ -103,6 +105,7 @@ fn differences(want: &Expected, got: &Catalog) -> Vec<String> {
         field(&item, "excludes", sorted(&w.excludes), format!("{:?}", g.excludes));
         field(&item, "removed", format!("{:?}", w.removed), format!("{:?}", g.removed));
         field(&item, "arity", format!("{:?}", w.arity), format!("{:?}", g.arity));
+        field(&item, "list", w.list.to_string(), g.list.to_string());
         if let Some(help) = &w.help {
             field(&item, "help", format!("{help:?}"), format!("{:?}", g.help));
         }

@@ -11,5 +11,6 @@ mod gate;
 mod hostile;
 mod idioms;
 mod lint;
+mod llama;
 mod rules;
 mod sync;

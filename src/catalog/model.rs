@@ -136,6 +136,9 @@ pub struct Flag {
     /// How many argv words follow it as values, when more than one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arity: Option<u8>,
+    /// The value is a comma-separated list, each part a value.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub list: bool,
 }
 
 impl Flag {

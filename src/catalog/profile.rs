@@ -129,6 +129,21 @@ pub struct ImageSpec {
     /// A regex over the image tag whose group 1 is the catalogue tag.
     #[serde(default)]
     pub tag: Option<String>,
+    /// Image variants by tag: which binary the entrypoint runs.
+    #[serde(default, rename = "variant")]
+    pub variants: Vec<ImageVariant>,
+}
+
+/// An image whose tag matches `tag` runs `command` (or, when `foreign`,
+/// something that is not the engine's option table).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImageVariant {
+    pub tag: String,
+    #[serde(default)]
+    pub command: Option<String>,
+    #[serde(default)]
+    pub foreign: bool,
 }
 
 /// A binary that runs (or does not run) the engine's option table.
@@ -193,6 +208,9 @@ impl Profile {
                 return Err(err("images.tag needs a group that captures the tag".into()));
             }
         }
+        for v in &self.images.variants {
+            Regex::new(&v.tag).map_err(|e| err(format!("images.variant tag is not a regex: {e}")))?;
+        }
         if self.metrics.prefixes.iter().any(|p| p.is_empty()) {
             return Err(err("an empty metric prefix".into()));
         }
@@ -215,7 +233,7 @@ impl Profile {
             argv: ArgvSpec::default(),
             env: EnvSpec::default(),
             scopes: ScopeSpec::default(),
-            images: ImageSpec { names: vec![name.to_string()], tag: None },
+            images: ImageSpec { names: vec![name.to_string()], tag: None, variants: Vec::new() },
             commands: vec![CommandSpec { name: name.to_string(), ..CommandSpec::default() }],
         }
     }

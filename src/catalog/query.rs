@@ -16,6 +16,11 @@ pub fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) ->
         5..=11 => 2,
         _ => 3,
     };
+    suggest_within(name, candidates, limit)
+}
+
+/// The closest candidate at most `limit` edits from `name`.
+pub fn suggest_within<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>, limit: usize) -> Option<&'c str> {
     candidates
         .into_iter()
         .filter(|c| *c != name)
@@ -108,8 +113,15 @@ pub fn env_target<'c>(
 /// (the validator compares exactly: `FLOOR` is not `floor`).
 pub fn is_placeholder(value: &str, flag: &Flag) -> bool {
     let v = value.trim();
-    let metavar_parts = || flag.metavar.split(['|', ' ', ',']).map(str::trim).filter(|p| !p.is_empty());
-    v.is_empty()
+    let metavar_parts = || flag.metavar.split(['|', ' ', ',', ':']).map(str::trim).filter(|p| !p.is_empty());
+    // Where the source states no metavar, an all-capital word that is no
+    // member in any case (`--spec-type TYPE`) stands for the value.
+    let unnamed = flag.metavar.is_empty()
+        && v.len() >= 2
+        && v.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+        && !flag.members.iter().any(|m| m.eq_ignore_ascii_case(v));
+    unnamed
+        || v.is_empty()
         || v == flag.metavar
         || metavar_parts().any(|p| p == v && p.chars().any(|c| c.is_ascii_uppercase()))
         || v.contains('$')
@@ -217,7 +229,7 @@ pub fn judge(flag: &Flag, value: &str) -> Verdict {
         if is_placeholder(part, flag) {
             continue;
         }
-        let pieces: Vec<&str> = if flag.members.is_empty() || !part.contains(',') {
+        let pieces: Vec<&str> = if !flag.list || !part.contains(',') {
             vec![part]
         } else {
             part.split(',').map(str::trim).filter(|p| !p.is_empty()).collect()
@@ -265,6 +277,7 @@ mod tests {
             excludes: vec![],
             removed: None,
             arity: None,
+            list: false,
         }
     }
 
@@ -300,9 +313,12 @@ mod tests {
         assert_eq!(judge(&ngl, "99"), Verdict::Fine);
         assert_eq!(judge(&ngl, "N"), Verdict::Fine);
         assert_eq!(judge(&ngl, "most"), Verdict::WrongKind("most".into()));
-        let spec = flag("--spec-type", Kind::Enum, "TYPES", &["none", "draft-simple", "ngram-mod"], true);
+        let mut spec = flag("--spec-type", Kind::Enum, "TYPES", &["none", "draft-simple", "ngram-mod"], true);
+        spec.list = true;
         assert_eq!(judge(&spec, "draft-simple,ngram-mod"), Verdict::Fine);
         assert_eq!(judge(&spec, "draft-simple,ngram"), Verdict::NotMember("ngram".into()));
+        let split = flag("-sm", Kind::Enum, "MODE", &["layer", "row"], true);
+        assert_eq!(judge(&split, "layer,row"), Verdict::NotMember("layer,row".into()), "not a list flag");
         let interval = flag("--checkpoint-interval", Kind::Int, "TOKENS", &[], false);
         assert_eq!(judge(&interval, "2k"), Verdict::WrongKind("2k".into()));
         assert_eq!(judge(&interval, "N"), Verdict::Fine, "a one-letter capital is a placeholder");

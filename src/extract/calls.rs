@@ -191,7 +191,7 @@ fn operator_link(p: &Parsed<'_>, call: Node<'_>) -> Option<Candidate> {
                 c.field = Some(field);
             }
             for setter in chained_calls(root) {
-                apply_setter(p, setter, &mut c);
+                apply_setter(p, setter, &mut c, None);
             }
         }
     }
@@ -374,6 +374,8 @@ fn call_candidate(
                 c.members = h.members;
             }
             c.removed = c.removed.take().or(h.removed);
+            c.list |= h.list;
+            c.scope_known = true;
             evidence += 1;
             continue;
         }
@@ -461,7 +463,7 @@ fn call_candidate(
         c.kind = c.kind.or(Some(k));
     }
     for setter in chained_calls(call) {
-        if apply_setter(p, setter, &mut c) {
+        if apply_setter(p, setter, &mut c, Some(code)) {
             evidence += 1;
         }
     }
@@ -478,7 +480,7 @@ fn call_candidate(
 }
 
 /// Applies one chained setter; returns whether it said anything.
-fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate) -> bool {
+fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate, code: Option<&Code<'_>>) -> bool {
     let Some(name) = call_name(setter, p.src) else { return false };
     let args = call_args(setter);
     let strings: Vec<String> = args.iter().filter_map(|a| string_value(*a, p.src)).collect();
@@ -518,8 +520,8 @@ fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate) -> bool {
             }
         }
         Some(Role::Env) => c.env.extend(strings),
-        Some(Role::Scopes) => c.scopes.extend(identifiers(p, setter)),
-        Some(Role::Excludes) => c.excludes.extend(identifiers(p, setter)),
+        Some(Role::Scopes) => c.scopes.extend(identifiers(p, setter, code)),
+        Some(Role::Excludes) => c.excludes.extend(identifiers(p, setter, code)),
         Some(Role::Name) => {}
         None => match kind_of_call_name(name) {
             Some(k) => c.kind = Some(k),
@@ -557,13 +559,23 @@ fn member_check(p: &Parsed<'_>, setter: Node<'_>) -> Option<Vec<String>> {
     None
 }
 
-/// The identifiers a setter lists: `set_examples({LLAMA_EXAMPLE_SERVER, …})`.
-fn identifiers(p: &Parsed<'_>, setter: Node<'_>) -> Vec<String> {
+/// The identifiers a setter lists: `set_examples({LLAMA_EXAMPLE_SERVER, …})`,
+/// or those of a list it names (`set_examples(mmproj_examples)`).
+fn identifiers(p: &Parsed<'_>, setter: Node<'_>, code: Option<&Code<'_>>) -> Vec<String> {
     let Some(args) = setter.child_by_field_name("arguments") else { return Vec::new() };
-    cst::preorder(args)
-        .into_iter()
-        .filter(|n| matches!(n.kind(), "identifier" | "qualified_identifier"))
-        .filter(|n| n.parent().is_none_or(|p| p.kind() != "qualified_identifier"))
-        .map(|n| text(n, p.src).to_string())
-        .collect()
+    let mut out = Vec::new();
+    for n in cst::preorder(args) {
+        if !matches!(n.kind(), "identifier" | "qualified_identifier")
+            || n.parent().is_some_and(|p| p.kind() == "qualified_identifier")
+        {
+            continue;
+        }
+        let name = text(n, p.src);
+        let listed = (n.parent() == Some(args)).then(|| code.and_then(|c| c.table_identifiers(name))).flatten();
+        match listed {
+            Some(list) => out.extend(list),
+            None => out.push(name.to_string()),
+        }
+    }
+    out
 }

@@ -37,6 +37,8 @@ pub(crate) struct Handler {
     pub members: Option<(Vec<String>, MembersFrom)>,
     /// The message of a handler that always throws.
     pub removed: Option<String>,
+    /// The value is split into a list (`split(value, ',')`).
+    pub list: bool,
 }
 
 fn function_name<'a>(def: Node<'_>, src: &'a str) -> Option<&'a str> {
@@ -90,6 +92,19 @@ impl<'t> Code<'t> {
         Code { files, functions, tables }
     }
 
+    /// The identifiers a file-scope list holds (`{LLAMA_EXAMPLE_MTMD, …}`).
+    pub fn table_identifiers(&self, name: &str) -> Option<Vec<String>> {
+        let (f, table) = self.tables.get(name)?;
+        let src = self.src(*f);
+        let mut cursor = table.walk();
+        let ids: Vec<String> = table
+            .named_children(&mut cursor)
+            .filter(|e| matches!(e.kind(), "identifier" | "qualified_identifier"))
+            .map(|e| text(e, src).to_string())
+            .collect();
+        (!ids.is_empty()).then_some(ids)
+    }
+
     fn src(&self, file: usize) -> &'t str {
         self.files[file].src
     }
@@ -129,20 +144,27 @@ pub(crate) fn read(p: &Parsed<'_>, file: usize, lambda: Node<'_>, code: &Code<'_
         [(_, ty), ..] => h.kind = kind_of_ident(ty).filter(|k| *k != Kind::String),
     }
     let Some(body) = lambda.child_by_field_name("body") else { return h };
-    h.evidence = body_evidence(body, p.src);
+    let names: Vec<&str> = values.iter().filter_map(|(n, _)| *n).collect();
+    h.evidence = body_evidence(body, p.src, &names);
     h.removed = always_refuses(body, file, code);
-    if let Some(v) = values.first().and_then(|(n, _)| *n) {
+    if let Some(v) = names.first() {
         h.members = members(body, v, file, code, 0);
+        h.list = cst::preorder(body).into_iter().any(|n| is_split_of(n, v, p.src));
     }
     h
 }
 
-/// `std::stoi(value)` → int, `std::stof(value)` → float.
-fn body_evidence(body: Node<'_>, src: &str) -> Option<Kind> {
+/// `std::stoi(value)` → int, `std::stof(value)` → float: only a conversion
+/// of the value itself (a part of it converted says nothing of the whole).
+fn body_evidence(body: Node<'_>, src: &str, values: &[&str]) -> Option<Kind> {
     let mut int = false;
     let mut float = false;
     for n in cst::preorder(body) {
         if n.kind() != "call_expression" {
+            continue;
+        }
+        let direct = call_args(n).first().is_some_and(|a| values.iter().any(|v| is_var(*a, v, src)));
+        if !direct {
             continue;
         }
         match call_name(n, src).unwrap_or("") {
@@ -344,6 +366,10 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
         location: code.files[file].loc(node_line),
         closed,
     };
+    // `if (v == "a") return …; if (v == "b") return …; throw …;`
+    if let Some((words, closed, at)) = sequence(body, v, file, code, depth) {
+        return Some((dedup(words), from("validator-comparisons", file, at, closed)));
+    }
     // An if-chain over the value, at any depth of the body.
     for n in cst::preorder(body) {
         if n.kind() != "if_statement" || n.parent().is_some_and(|p| p.kind() == "else_clause") {
@@ -357,12 +383,23 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
             return Some((dedup(words), from("validator-comparisons", file, line(n), closed)));
         }
     }
-    if let Some((words, closed, at)) = sequence(body, v, file, code, depth) {
-        return Some((dedup(words), from("validator-comparisons", file, at, closed)));
-    }
     if depth >= MAX_DEPTH {
         return None;
     }
+    // The value, and locals that hold it split into a list (`split(v, ',')`).
+    let mut names = vec![v];
+    for n in cst::preorder(body) {
+        if n.kind() != "init_declarator" {
+            continue;
+        }
+        let (Some(d), Some(init)) = (n.child_by_field_name("declarator"), n.child_by_field_name("value")) else {
+            continue;
+        };
+        if is_split_of(init, v, src) {
+            names.extend(declarator_name(d, src));
+        }
+    }
+    let is_value = |a: Node<'_>| names.iter().any(|name| is_var(a, name, src));
     for n in cst::preorder(body) {
         if n.kind() != "call_expression" {
             continue;
@@ -370,7 +407,7 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
         let args = call_args(n);
         let Some(name) = call_name(n, src) else { continue };
         // A table or map looked up with the value: `m.find(v)`, `m.at(v)`.
-        if matches!(name, "find" | "at" | "count" | "contains") && args.len() == 1 && is_var(args[0], v, src) {
+        if matches!(name, "find" | "at" | "count" | "contains") && args.len() == 1 && is_value(args[0]) {
             let object =
                 n.child_by_field_name("function").and_then(|f| f.child_by_field_name("argument")).map(|o| text(o, src));
             if let Some((tf, table)) = object.and_then(|o| code.tables.get(o)) {
@@ -380,7 +417,7 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
             }
         }
         // A validator function called with the value.
-        if args.len() == 1 && is_var(args[0], v, src) {
+        if args.len() == 1 && is_value(args[0]) {
             let Some((f, def)) = code.functions.get(name) else { continue };
             let Some(param) = parameters(*def, code.src(*f)).first().and_then(|(p, _)| *p) else { continue };
             let Some(fbody) = def.child_by_field_name("body") else { continue };
@@ -415,8 +452,9 @@ fn function_members(
                 && (c.child_by_field_name("left").is_some_and(|l| is_var(l, v, src))
                     || c.child_by_field_name("right").is_some_and(|r| is_var(r, v, src)))
         });
-        // A list split from the value: each piece is checked by a validator.
-        let splits = is_split_of(right, v, src);
+        // A list split from the value, or the value itself a list: each
+        // piece is checked.
+        let splits = is_split_of(right, v, src) || is_var(right, v, src);
         if compares {
             let Some((tf, table)) = code.tables.get(text(right, src)) else { continue };
             let closed = throws(body, src);

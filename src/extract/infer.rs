@@ -107,6 +107,10 @@ pub(crate) fn finish(mut c: Candidate, files: &[Parsed<'_>]) -> Flag {
         Some((m, f)) => (m, Some(f)),
         None => (Vec::new(), None),
     };
+    let list = c.list || {
+        let h = help.to_ascii_lowercase();
+        h.contains("comma-separated") || h.contains("comma separated")
+    };
     let mut aliases = c.aliases;
     aliases.retain(|a| *a != c.name);
     Flag {
@@ -126,5 +130,6 @@ pub(crate) fn finish(mut c: Candidate, files: &[Parsed<'_>]) -> Flag {
         excludes: c.excludes,
         removed: c.removed,
         arity: c.arity,
+        list,
     }
 }

@@ -115,6 +115,10 @@ pub(crate) struct Candidate {
     pub removed: Option<String>,
     /// Value words after the option, when more than one.
     pub arity: Option<u8>,
+    /// The value is a comma-separated list.
+    pub list: bool,
+    /// A declaration that would have said so if it limited its scopes.
+    pub scope_known: bool,
 }
 
 /// What a format-string help's argument stands for.
@@ -181,7 +185,19 @@ fn parse(file: &SourceFile) -> Result<Parsed<'_>, ExtractError> {
 /// every byte offset and line break. A directive between `}` and `else` — a
 /// macro defined inside a parse loop — is legal C++, but tree-sitter cannot
 /// place it and loses the rest of the chain; macro bodies declare no flags.
+/// An `<inttypes.h>` macro after a literal (`"%" PRIu32`) becomes the
+/// conversion it stands for, inside the literal, at the same length.
 fn mask_macros(text: &str) -> String {
+    static PRI: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#""(\s*)(?:PRI|SCN)([diouxX])(?:8|16|32|64|LEAST\d+|FAST\d+|MAX|PTR)\b"#)
+            .expect("valid regex")
+    });
+    let text = &*PRI.replace_all(text, |c: &regex::Captures<'_>| {
+        let whole = &c[0];
+        let mut s = format!("{}\"", &c[2]);
+        s.extend(std::iter::repeat_n(' ', whole.len() - s.len()));
+        s
+    });
     let mut out = String::with_capacity(text.len());
     let mut continued = false;
     for line in text.split_inclusive('\n') {
@@ -401,7 +417,11 @@ fn merge(mut cands: Vec<Candidate>) -> BTreeMap<String, Candidate> {
                         m.aliases.push(a);
                     }
                 }
-                // The same option declared twice (one per binary): both scopes.
+                // The same option declared twice (one per binary): both
+                // scopes; one declaration with none makes it unscoped.
+                let unscoped = (m.scope_known && m.scopes.is_empty()) || (c.scope_known && c.scopes.is_empty());
+                m.scope_known |= c.scope_known;
+                m.list |= c.list;
                 for (into, from) in [
                     (&mut m.negated, c.negated),
                     (&mut m.env, c.env),
@@ -413,6 +433,9 @@ fn merge(mut cands: Vec<Candidate>) -> BTreeMap<String, Candidate> {
                             into.push(v);
                         }
                     }
+                }
+                if unscoped {
+                    m.scopes.clear();
                 }
                 fill(&mut m.metavar, c.metavar);
                 fill(&mut m.default, c.default);
@@ -459,5 +482,9 @@ mod tests {
         assert_eq!(m.lines().count(), text.lines().count());
         assert!(m.starts_with("a\n") && m.ends_with("b\n"));
         assert!(!m.contains("define") && !m.contains('z'));
+        let pri = "f(\"ctx: %\" PRIu32 \"\\n\", n);\n";
+        let m = mask_macros(pri);
+        assert_eq!(m.len(), pri.len());
+        assert!(m.starts_with("f(\"ctx: %u\""), "{m}");
     }
 }

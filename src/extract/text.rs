@@ -88,7 +88,7 @@ pub fn members_in_message(msg: &str) -> Option<Vec<String>> {
         LazyLock::new(|| Regex::new(r"[A-Za-z0-9'`._+-]+(?:\s*\|\s*[A-Za-z0-9'`._+-]+)+").expect("valid regex"));
     static CUE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?i)(?:one of|must be(?: either)?|expected|expects|expecting|valid values are|valid values|valid|allowed values|allowed|accepted values|accepts|accepted|supported values|supported|choose from|choices are|choices|options are|either|use)\s*:?\s*",
+            r"(?i)(?:one of|must be(?: either)?|expected|expects|expecting|valid values are|valid values|valid options are|valid options|valid|allowed values|allowed|accepted values|accepts|accepted|supported values|supported|choose from|choices are|choices|options are|either|use)\s*:?\s*",
         )
         .expect("valid regex")
     });
@@ -209,7 +209,7 @@ pub fn usage_lines(text: &str) -> Vec<UsageLine> {
 /// it and the default.
 pub fn split_default(help: &str) -> (String, Option<String>) {
     static RE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?i)\s*[\(\[]\s*(?:default|defaults to|def)\s*[:=]?\s*([^\)\]]*?)\s*[\)\]]\s*$|\s*[;,.]?\s*defaults? (?:to|is|:)\s*([^\s;,]+?)\.?\s*$"#)
+        Regex::new(r#"(?i)\s*[\(\[]\s*(?:default|defaults to|def)\s*[:=]?\s*([^\)\]]*?)\s*[\)\]]\s*$|\s*[;,.]?\s*defaults?(?: to| is|:)\s*([^\s;,]+?)\.?\s*$"#)
             .expect("valid regex")
     });
     match RE.captures(help) {
@@ -399,6 +399,7 @@ mod tests {
             ("port (default: 8000)", "port", Some("8000")),
             ("slots [default auto]", "slots", Some("auto")),
             ("how many; defaults to 4", "how many", Some("4")),
+            ("min ctx for --fit, default: 4096", "min ctx for --fit", Some("4096")),
             ("host (default: 0.0.0.0)", "host", Some("0.0.0.0")),
             ("ctx (default: 4096, 0 = from the model)", "ctx (default: 4096, 0 = from the model)", Some("4096")),
             ("plain help", "plain help", None),

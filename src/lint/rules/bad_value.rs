@@ -21,7 +21,7 @@
 //! BUSY_PREFILL_CHUNK=auto
 //! ```
 
-use super::{flag_and_value, Ctx, Rule, Severity, Violation};
+use super::{consumed_flag, flag_and_value, Ctx, Rule, Severity, Violation};
 use crate::catalog::query::{judge, kind_phrase, Verdict};
 use crate::lint::refs::Ref;
 
@@ -31,10 +31,14 @@ pub const RULE: Rule =
 fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Some((flag, value, span, what)) = flag_and_value(r, ctx) else { return };
     let Verdict::WrongKind(bad) = judge(flag, &value) else { return };
+    let mut help = format!("`{}` takes {} ({})", flag.name, kind_phrase(flag), flag.kind.as_str());
+    if let Some(why) = consumed_flag(&bad, flag, ctx) {
+        help = format!("{why}; {help}");
+    }
     out.push(Violation {
         rule: &RULE,
         span,
         message: format!("`{bad}` is not a valid value for {what}"),
-        help: Some(format!("`{}` takes {} ({})", flag.name, kind_phrase(flag), flag.kind.as_str())),
+        help: Some(help),
     });
 }

@@ -21,7 +21,7 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Violation};
-use crate::catalog::query::{flag_names, suggest};
+use crate::catalog::query::{flag_names, suggest, suggest_within};
 use crate::lint::refs::{FlagSite, Ref};
 
 pub const RULE: Rule = Rule {
@@ -51,7 +51,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         return;
     }
     let near = suggest(name, flag_names(ctx.catalog));
-    if *site == FlagSite::Loose && near.is_none() {
+    if *site == FlagSite::Loose && !judged_in_prose(name, r, ctx) {
         // A lone flag of some other tool, named in prose.
         return;
     }
@@ -64,4 +64,19 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             None => format!("`knobs flags --version {}` lists the flags this build accepts", ctx.catalog.source.tag),
         }),
     });
+}
+
+/// A lone `--flag` in prose is the engine's when it is one typo from a
+/// flag of the build, or when it is given a value and shares its first word
+/// with two or more of the build's flags (`--prefill-chunks 512` beside
+/// `--prefill-interleave`, `--prefill-span`). Anything else is some other
+/// program's option.
+fn judged_in_prose(name: &str, r: &Ref, ctx: &Ctx<'_>) -> bool {
+    if suggest_within(name, flag_names(ctx.catalog), 1).is_some() {
+        return true;
+    }
+    let Ref::Flag { value: Some(_), .. } = r else { return false };
+    let family = |f: &str| f.trim_start_matches('-').split('-').next().unwrap_or("").to_string();
+    let mine = family(name);
+    !mine.is_empty() && ctx.catalog.flags.iter().filter(|f| family(&f.name) == mine).count() >= 2
 }

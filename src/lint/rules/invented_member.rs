@@ -20,7 +20,7 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{flag_and_value, Ctx, Rule, Severity, Violation};
+use super::{consumed_flag, flag_and_value, Ctx, Rule, Severity, Violation};
 use crate::catalog::query::{judge, members_list, suggest, Verdict};
 use crate::lint::refs::Ref;
 
@@ -46,6 +46,9 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     }
     if let Some(n) = suggest(&bad, flag.members.iter().map(String::as_str)) {
         help = format!("did you mean `{n}`? {help}");
+    }
+    if let Some(why) = consumed_flag(&bad, flag, ctx) {
+        help = format!("{why}; {help}");
     }
     out.push(Violation { rule: &RULE, span, message: format!("`{bad}` is not a member of {what}"), help: Some(help) });
 }

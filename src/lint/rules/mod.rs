@@ -146,6 +146,19 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// When a value word is itself a flag of the build, the engine still reads
+/// it as the value (it consumes the next word): say so, since the line reads
+/// as two flags to a person.
+pub fn consumed_flag(value: &str, flag: &Flag, ctx: &Ctx<'_>) -> Option<String> {
+    let other = ctx.flag(value)?;
+    Some(format!(
+        "`{}` takes a value in {}, so it reads the next word, `{value}` (itself `{}`), as that value",
+        flag.name,
+        ctx.build(),
+        other.name
+    ))
+}
+
 /// The flag and value a reference sets, for the value rules. A removed
 /// flag's value is not judged (the flag itself is the finding), nor the
 /// value of a key that turns a flag off (any value does).

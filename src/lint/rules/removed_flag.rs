@@ -21,7 +21,7 @@
 use super::{Ctx, Rule, Severity, Violation};
 use crate::catalog::diff::diff;
 use crate::catalog::query::env_target;
-use crate::lint::refs::Ref;
+use crate::lint::refs::{FlagSite, Ref};
 
 pub const RULE: Rule = Rule {
     code: "KNB007",
@@ -33,6 +33,9 @@ pub const RULE: Rule = Rule {
 
 fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let (name, span, what) = match r {
+        // A removed option named in prose (its own help row, a changelog)
+        // is not a use of it.
+        Ref::Flag { name, site: FlagSite::Loose, .. } if ctx.flag(name).is_some_and(|f| f.removed.is_some()) => return,
         Ref::Flag { name, span, .. } => (name.clone(), *span, format!("`{name}`")),
         Ref::Env { key, span, .. } => match env_target(key, ctx.catalog, ctx.profile, ctx.env_flags) {
             Some(t) if t.flag.removed.is_some() => (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name)),

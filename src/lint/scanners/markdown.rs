@@ -193,11 +193,21 @@ fn loose_flag(code: &str, lead: usize, span: &dyn Fn(usize, usize) -> Span, ctx:
         Some((n, v)) => (n, Some((v, fs + n.len() + 1))),
         None => (first, None),
     };
+    // `--temp, --temperature N` and `--chunk | --from-chunk` list spellings
+    // of one option, as help tables do: no value is given.
+    let listing = first.ends_with(',') || code.split_whitespace().nth(1) == Some("|");
     let name = name.trim_end_matches([',', '.', ';', ':', ')']);
+    // `--spec-ngram-*-size-n` names a family, not a flag.
+    if name.contains(['*', '<', '{', '[']) {
+        return;
+    }
+    // Prose is not an argv: a word that starts with `-` is never a value here.
+    // An unknown flag's next word is kept too: a value makes a flag of the
+    // engine's families worth judging (it is never judged as a value).
     let value = match inline_value {
         Some((v, vs)) => Some((v, vs)),
-        None if (ctx.takes_value)(name).is_some_and(|n| n > 0) => {
-            tokens.next().filter(|(t, _)| ctx.argv.dash_values || !t.starts_with('-'))
+        None if !listing && (ctx.takes_value)(name).is_none_or(|n| n > 0) => {
+            tokens.next().filter(|(t, _)| !t.starts_with('-') && *t != "|")
         }
         None => None,
     };

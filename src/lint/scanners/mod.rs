@@ -50,6 +50,17 @@ impl Commands {
         &self.profile.images.names
     }
 
+    /// How an engine image with this tag runs: its variant's binary, or not the engine.
+    pub fn image_entrypoint(&self, tag: &str) -> Option<Invocation> {
+        let v =
+            self.profile.images.variants.iter().find(|v| regex::Regex::new(&v.tag).is_ok_and(|re| re.is_match(tag)))?;
+        if v.foreign {
+            return Some(Invocation::Foreign);
+        }
+        let command = v.command.as_deref()?;
+        self.profile.invocation(command, None)
+    }
+
     /// The catalogue tag an engine image's tag pins.
     pub fn image_tag(&self, tag: &str) -> Option<String> {
         self.profile.image_tag(tag)

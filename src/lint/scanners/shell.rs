@@ -233,7 +233,14 @@ fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option
             };
         }
         if RUNTIMES.contains(&cmd) {
-            return runtime_argv(parts, i, &word_text, ctx);
+            // Only `run` (or `container run`) starts an image; `build --target` does not.
+            let sub = parts.get(i + 1).and_then(word_text);
+            let sub2 = parts.get(i + 2).and_then(word_text);
+            return match (sub.as_deref(), sub2.as_deref()) {
+                (Some("run"), _) => runtime_argv(parts, i + 1, &word_text, ctx),
+                (Some("container"), Some("run")) => runtime_argv(parts, i + 2, &word_text, ctx),
+                _ => None,
+            };
         }
         let (_, value_opts, positionals) = WRAPPERS.iter().find(|(w, _, _)| *w == cmd)?;
         // Skip the wrapper's options (and their values), assignments and positionals.
@@ -277,8 +284,17 @@ fn runtime_argv(
             continue;
         }
         let image = basename(t.split('@').next().unwrap_or(&t));
-        let repo = image.split(':').next().unwrap_or(image);
+        let (repo, tag) = image.split_once(':').unwrap_or((image, ""));
         if ctx.commands.images().iter().any(|e| e == repo) {
+            // An image variant whose entrypoint is a given binary, or not the engine.
+            match ctx.commands.image_entrypoint(tag) {
+                Some(Invocation::Foreign) => return None,
+                Some(Invocation::Engine { scope, .. }) => {
+                    let binary = scope.map(|s| Arc::new(Binary { command: format!("{repo}:{tag}"), scope: Some(s) }));
+                    return Some((i + 1, binary));
+                }
+                None => {}
+            }
             // The image may be followed by the engine's command itself.
             let next = parts.get(i + 1).and_then(word_text);
             let after = parts.get(i + 2).and_then(word_text);

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Reproduces docs/llama-cpp.md: knobs on the real llama.cpp source, checked
+# against independent readings of the same tree, then knobs lint on the
+# repository's own Markdown and shell at that tag.
+#
+#   scripts/llama-cpp.sh LLAMA_GIT_DIR [TAG] [OUT_DIR]
+#
+# LLAMA_GIT_DIR: any local clone of llama.cpp (bare or not, with release
+# tags; a size-limited one is fine: it is read in place). TAG defaults to
+# b10573. OUT_DIR (default: a temporary folder) receives the catalogue, the
+# docs tree and findings.txt. Nothing of llama.cpp is written into this
+# repository.
+#
+# The oracles are a few lines of Python sharing no code with knobs: a regex
+# over common/arg.cpp's `common_arg({names}, [{negated}], …)` lists, and the
+# generated help in tools/server/README.md (between HELP_START and HELP_END).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=${1:?usage: scripts/llama-cpp.sh LLAMA_GIT_DIR [TAG] [OUT_DIR]}
+tag=${2:-b10573}
+repo=$(cd "$repo" && pwd)
+out=${3:-$(mktemp -d)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cargo build --release --locked -q
+knobs=$PWD/target/release/knobs
+
+echo "== sync $tag"
+(cd "$out" && KNOBS_CACHE_DIR="$out/cache" "$knobs" sync --engine llama.cpp --repo "$repo" --tag "$tag" --out catalog)
+git -C "$repo" show "$tag:common/arg.cpp" >"$out/arg.cpp"
+git -C "$repo" show "$tag:tools/server/README.md" >"$out/server-README.md" 2>/dev/null || : >"$out/server-README.md"
+
+echo "== catalogue against the source"
+python3 - "$out/arg.cpp" "$out/catalog/llama.cpp/$tag.toml" "$out/server-README.md" <<'PY'
+import re, sys, tomllib
+src = open(sys.argv[1], encoding="utf-8").read()
+cat = tomllib.load(open(sys.argv[2], "rb"))
+readme = open(sys.argv[3], encoding="utf-8").read()
+# Independent reading: the string lists right after `common_arg(`.
+decls = re.findall(r'common_arg\(\s*(?://[^\n]*\n\s*)*(\{[^{}]*\})(?:\s*,\s*(\{[^{}]*\}))?', src)
+spell = set()
+for names, neg in decls:
+    for lst in (names, neg):
+        spell.update(s for s in re.findall(r'"([^"]*)"', lst) if s.startswith("-"))
+flags = cat.get("flag", [])
+got = set()
+for f in flags:
+    got.update([f["name"], *f.get("aliases", []), *f.get("negated", [])])
+print(f"source: {len(decls)} common_arg declarations, {len(spell)} spellings; knobs: {len(flags)} options, {len(got)} spellings")
+print(f"spellings found: {len(spell & got)} of {len(spell)} ({100 * len(spell & got) / max(len(spell), 1):.1f}%); "
+      f"missing: {sorted(spell - got) or 'none'}; not in the source: {sorted(got - spell) or 'none'}")
+enums = [f for f in flags if f.get("members")]
+print(f"member sets: {len(enums)} ({sum(1 for f in enums if f['members_from']['closed'])} closed)")
+for f in enums:
+    m = f["members_from"]
+    print(f"  {f['name']:<22} {m['origin']:<22} {m['location']:<28} {', '.join(f['members'])}")
+print(f"removed: {', '.join(f['name'] for f in flags if f.get('removed')) or 'none'}")
+print(f"env keys: {sum(len(f.get('env', [])) for f in flags)}; scoped options: {sum(1 for f in flags if f.get('scopes'))}; "
+      f"defaults: {sum(1 for f in flags if f.get('default'))}; help with a raw %: {sum(1 for f in flags if '%' in f.get('help', ''))}")
+print(f"metrics: {len(cat.get('metric', []))}: {', '.join(m['name'] + ' (' + m['type'] + ')' for m in cat.get('metric', []))}")
+# The server README's generated help against the options knobs says the
+# server accepts (scoped to SERVER, or COMMON/unscoped, and not excluded).
+m = re.search(r"HELP_START(.*?)HELP_END", readme, re.S)
+if m:
+    rows = [l for l in m.group(1).splitlines() if l.startswith("|")]
+    doc = set()
+    for row in rows:
+        # `-c, --ctx-size N`: the first word of each comma-separated part.
+        cell = row.split("|")[1].strip().strip("`")
+        for part in cell.split(","):
+            words = part.split()
+            if words and words[0].startswith("-") and words[0].strip("-"):
+                doc.add(words[0])
+    server = set()
+    for f in flags:
+        scopes = f.get("scopes") or ["LLAMA_EXAMPLE_COMMON"]
+        if ("LLAMA_EXAMPLE_SERVER" in scopes or "LLAMA_EXAMPLE_COMMON" in scopes) and "LLAMA_EXAMPLE_SERVER" not in f.get("excludes", []):
+            server.update([f["name"], *f.get("aliases", []), *f.get("negated", [])])
+    print(f"server README help: {len(doc)} spellings; knobs' server set: {len(server)}; "
+          f"in the README only: {sorted(doc - server) or 'none'}; in knobs only: {sorted(server - doc) or 'none'}")
+PY
+
+echo "== lint the repository's Markdown and shell at $tag"
+rm -rf "$out/tree" && mkdir -p "$out/tree"
+# File by file, so a clone missing unrelated blobs (model files) is enough.
+git -C "$repo" ls-tree -r --name-only "$tag" | grep -E '\.(md|sh)$' | grep -vE '^vendor/' | while IFS= read -r path; do
+  mkdir -p "$out/tree/$(dirname "$path")"
+  git -C "$repo" show "$tag:$path" >"$out/tree/$path" 2>/dev/null || rm -f "$out/tree/$path"
+done
+files=$(find "$out/tree" -type f | wc -l)
+set +e
+(cd "$out/tree" && "$knobs" lint . --engine llama.cpp --catalog-dir "$out/catalog" --version "$tag" --format short) >"$out/findings.txt"
+code=$?
+set -e
+echo "$files files linted, exit $code; $(wc -l <"$out/findings.txt") findings in $out/findings.txt"
+awk '{print $2}' "$out/findings.txt" | sort | uniq -c | sort -rn
