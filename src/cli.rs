@@ -72,12 +72,15 @@ pub enum Shell {
 
 #[derive(Debug, Subcommand)]
 pub enum HookCommand {
-    /// Write .git/hooks/pre-commit to run `knobs lint --staged`.
+    /// Write .git/hooks/pre-commit to run `knobs lint --staged`; an existing
+    /// hook is kept and run first (its old file is backed up).
     Install {
-        /// Overwrite a pre-commit hook that knobs did not write
+        /// Replace an existing hook instead of chaining it (it is still backed up)
         #[arg(long)]
         force: bool,
     },
+    /// Remove the hook knobs wrote, restoring the hook it chained, if any.
+    Uninstall,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -109,6 +112,27 @@ pub struct LintArgs {
     /// Lint only files changed since this git ref (committed, staged, unstaged or untracked)
     #[arg(long, value_name = "REF")]
     pub changed_since: Option<String>,
+    /// Run only these rules (codes or names, comma-separated) [default: knobs.toml `[lint] select`, else all]
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Never run these rules (codes or names, comma-separated), besides knobs.toml `[lint] ignore`
+    #[arg(long, value_name = "RULES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Exit 0 even when there are findings (errors in knobs itself still exit 2)
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print how many findings each rule has, instead of the findings
+    #[arg(long, conflicts_with_all = ["fix", "diff"])]
+    pub statistics: bool,
+    /// The name of the file read from `-` (standard input): its kind and folder
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+    /// Rewrite what has one right answer: a flag renamed between catalogued versions, a metric under the wrong prefix
+    #[arg(long, conflicts_with_all = ["staged", "diff"])]
+    pub fix: bool,
+    /// Print the fixes `--fix` would make, as a unified diff, and change nothing
+    #[arg(long, conflicts_with = "staged")]
+    pub diff: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

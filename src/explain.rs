@@ -11,6 +11,13 @@ use crate::catalog::query::{env_key_for, env_target, find_metric};
 use crate::catalog::semantics::{FlagSemantics, MetricSemantics, Semantics};
 use crate::lint::rules::{self, Rule};
 
+/// What the project's own files say: the env keys its serve scripts read,
+/// each with the flag it sets and the script that reads it.
+#[derive(Debug, Default, Clone)]
+pub struct Project {
+    pub env_keys: Vec<(String, String, String)>,
+}
+
 /// What a subject resolved to.
 pub enum Subject {
     Flag(Box<FlagExplain>),
@@ -62,6 +69,10 @@ pub struct FlagExplain {
     pub env_prefixable: bool,
     /// The binaries that accept it, when the source scopes it.
     pub binaries: Vec<String>,
+    /// Env keys the project's serve scripts read for it: (key, script).
+    pub read_by: Vec<(String, String)>,
+    /// Words the overlay's text was filtered of, because this version lacks them.
+    pub omitted: Vec<String>,
     pub semantics: Option<FlagSemantics>,
     pub meters: Vec<Meter>,
     pub history: Vec<Version>,
@@ -95,6 +106,7 @@ pub fn explain(
     all: &[Catalog],
     sem: &Semantics,
     profile: &Profile,
+    project: &Project,
 ) -> Result<Subject, Unknown> {
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     if let Some(rule) = rules::find(subject) {
@@ -114,6 +126,10 @@ pub fn explain(
         return explain_metric(&name, catalog, all, sem, profile, &build).map(|m| Subject::Metric(Box::new(m)));
     }
     let by_env = |subject: &str| {
+        // A key the project's serve scripts read wins over the convention.
+        if let Some((_, flag, _)) = project.env_keys.iter().find(|(k, _, _)| k == subject) {
+            return Some(flag.clone());
+        }
         env_target(subject, catalog, profile, &Default::default())
             .or_else(|| all.iter().rev().find_map(|c| env_target(subject, c, profile, &Default::default())))
             .map(|t| t.flag.name.clone())
@@ -133,7 +149,24 @@ pub fn explain(
         .map(|f| (f, catalog))
         .or_else(|| all.iter().rev().find_map(|c| lookup(c, profile, &name, &single).map(|f| (f, c))));
     match found {
-        Some((flag, from)) => Ok(Subject::Flag(Box::new(explain_flag(flag, from, catalog, all, sem, profile, &build)))),
+        Some((flag, from)) => {
+            let mut e = explain_flag(flag, from, catalog, all, sem, profile, &build);
+            e.read_by = project
+                .env_keys
+                .iter()
+                .filter(|(_, f, _)| *f == flag.name)
+                .map(|(k, _, script)| (k.clone(), script.clone()))
+                .collect();
+            // The rollback names the key the project's scripts really read.
+            if let (Some(s), Some((key, _))) = (e.semantics.as_mut(), e.read_by.first()) {
+                if let Some(line) = &s.rollback {
+                    if let Some((_, value)) = line.split_once('=') {
+                        s.rollback = Some(format!("{key}={value}"));
+                    }
+                }
+            }
+            Ok(Subject::Flag(Box::new(e)))
+        }
         None => Err(unknown(subject, catalog, profile, &build)),
     }
 }
@@ -184,7 +217,30 @@ fn explain_flag(
     profile: &Profile,
     build: &str,
 ) -> FlagExplain {
-    let semantics = sem.flag.get(&flag.name).cloned();
+    let mut semantics = sem.flag.get(&flag.name).cloned();
+    // The overlay is written for the newest build: what it says of members,
+    // flags or metrics this version lacks is left out, and said to be.
+    let mut omitted: Vec<String> = Vec::new();
+    if let Some(s) = semantics.as_mut() {
+        let mut absent: Vec<String> = all
+            .iter()
+            .filter_map(|c| c.flag(&flag.name))
+            .flat_map(|f| f.members.iter())
+            .filter(|m| !pinned.flag(&flag.name).is_some_and(|p| p.members.contains(m)))
+            .cloned()
+            .collect();
+        absent.sort();
+        absent.dedup();
+        for field in [Some(&mut s.does), s.costs.as_mut(), s.conditional.as_mut()].into_iter().flatten() {
+            let (kept, dropped) = without_sentences_naming(field, &absent, pinned, profile);
+            *field = kept;
+            for d in dropped {
+                if !omitted.contains(&d) {
+                    omitted.push(d);
+                }
+            }
+        }
+    }
     let meters = semantics
         .iter()
         .flat_map(|s| s.meters.iter())
@@ -210,7 +266,40 @@ fn explain_flag(
         semantics,
         meters,
         history: flag_history(&flag.name, all),
+        read_by: Vec::new(),
+        omitted,
     }
+}
+
+/// The sentences of `text` that name none of `absent` nor a flag or metric
+/// the pinned build lacks; and what was named in those left out.
+fn without_sentences_naming(
+    text: &str,
+    absent: &[String],
+    pinned: &Catalog,
+    profile: &Profile,
+) -> (String, Vec<String>) {
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    for sentence in text.split_inclusive(['.', ';']) {
+        let mut missing: Vec<String> = Vec::new();
+        for w in sentence.split_whitespace() {
+            let w = w.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':')));
+            let w = w.trim_end_matches(':');
+            let gone_member = absent.iter().any(|a| a == w);
+            let gone_flag = w.starts_with("--") && w.len() > 2 && pinned.flag(w).is_none();
+            let gone_metric = profile.is_metric_name(w) && find_metric(pinned, w).is_none();
+            if gone_member || gone_flag || gone_metric {
+                missing.push(w.to_string());
+            }
+        }
+        if missing.is_empty() {
+            kept.push(sentence);
+        } else {
+            dropped.extend(missing);
+        }
+    }
+    (kept.concat().trim().to_string(), dropped)
 }
 
 /// How a flag changed across versions, oldest first.
@@ -395,6 +484,9 @@ pub fn human(s: &Subject) -> String {
             if !e.binaries.is_empty() {
                 field(&mut out, "binaries", &e.binaries.join(", "));
             }
+            for (key, script) in &e.read_by {
+                field(&mut out, "read as", &format!("{key} by {script}"));
+            }
             if let Some(sem) = &e.semantics {
                 let _ = writeln!(out, "\nWhat it does\n{}", wrap(&sem.does, "  ").trim_end());
                 if let Some(c) = &sem.costs {
@@ -416,6 +508,10 @@ pub fn human(s: &Subject) -> String {
                 }
                 if let Some(c) = &sem.conditional {
                     let _ = writeln!(out, "\nServe-script caveat\n{}", wrap(c, "  ").trim_end());
+                }
+                if !e.omitted.is_empty() {
+                    let names = e.omitted.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ");
+                    let _ = writeln!(out, "\n(The overlay says more of {names}, which {} lacks.)", e.build);
                 }
             }
             let _ = writeln!(out, "\nHistory");

@@ -66,7 +66,15 @@ where
         cli::ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
     let verbosity = if cli.quiet { -1 } else { i8::try_from(cli.verbose).unwrap_or(i8::MAX) };
-    let mut io = Io { out, err, cwd: cwd.to_path_buf(), color, verbosity };
+    let mut io = Io {
+        out,
+        err,
+        cwd: cwd.to_path_buf(),
+        color,
+        verbosity,
+        engine: cli.engine.clone(),
+        config_file: cli.config.clone(),
+    };
     match dispatch(&cli, &mut io) {
         Ok(Outcome::Clean) => EXIT_CLEAN,
         Ok(Outcome::Findings) => EXIT_FINDINGS,
@@ -99,12 +107,9 @@ fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
                 "`{engine}` is not an engine name"
             ));
         }
-        // The command line wins over knobs.toml's pin.
-        if cfg.engine.as_deref() != Some(engine.as_str()) {
-            cfg.engine = Some(engine.clone());
-            cfg.tag = None;
-        }
     }
+    // The command line wins over knobs.toml's pin.
+    commands::apply_engine(&mut cfg, cli.engine.as_deref());
     match &cli.command {
         cli::Command::Completions { .. } | cli::Command::Man => unreachable!("handled above"),
         cli::Command::Lint(a) => commands::lint::run(a, &cfg, io),
@@ -113,6 +118,7 @@ fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
         cli::Command::Rules => commands::explain::rules(io),
         cli::Command::Sync(a) => commands::sync::run(a, &cfg, io),
         cli::Command::Hook(cli::HookCommand::Install { force }) => commands::hook::install(*force, io),
+        cli::Command::Hook(cli::HookCommand::Uninstall) => commands::hook::uninstall(io),
         cli::Command::Catalog(cli::CatalogCommand::Check(a)) => commands::catalog::check(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Show(a)) => commands::catalog::show(a, &cfg, io),
         cli::Command::Catalog(cli::CatalogCommand::Diff(a)) => commands::catalog::diff(a, &cfg, io),

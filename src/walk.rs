@@ -1,8 +1,11 @@
 //! File discovery and classification: which files are runbooks, env files or
-//! serve scripts. Skips VCS folders, binary files and files over the size cap,
-//! and says so.
+//! serve scripts. A folder walk respects `.gitignore`, `.ignore` and
+//! `[lint] exclude`, skips hidden folders, VCS and build folders, and says
+//! what it passed over and why: nothing is dropped without a word.
 
 use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
 
 /// The kinds of file knobs lints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -12,7 +15,7 @@ pub enum FileKind {
     Shell,
 }
 
-/// Why a file named on the command line was not linted.
+/// Why a file named on the command line, or met in a walk, was not linted.
 pub const NOT_LINTABLE: &str = "not a runbook, env file or shell script";
 
 /// A file passed over, and why.
@@ -26,6 +29,8 @@ pub struct Skipped {
 pub struct Walked {
     pub files: Vec<(PathBuf, FileKind)>,
     pub skipped: Vec<Skipped>,
+    /// Files excluded by `[lint] exclude` or ignore files (counted, not named).
+    pub excluded: usize,
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -35,14 +40,26 @@ pub struct MissingPath {
     pub path: PathBuf,
 }
 
+/// True for a file name that is an env file: `.env`, `.env.local`,
+/// `.env.example`, `knobs.env`, `knobs.env.template`, a file named `env`, or
+/// one of `extra` (`[lint] env_files`).
+pub fn is_env_name(name: &str, extra: &[String]) -> bool {
+    extra.iter().any(|e| e == name)
+        || name == ".env"
+        || name == "env"
+        || name.starts_with(".env.")
+        || name.ends_with(".env")
+        || [".env.template", ".env.example", ".env.sample", ".env.dist"].iter().any(|s| name.ends_with(s))
+}
+
 /// Classifies a file by its name, then (for files without an extension) by
 /// a shebang in `head`.
 pub fn classify(path: &Path, env_files: &[String], head: &[u8]) -> Option<FileKind> {
     let name = path.file_name()?.to_string_lossy();
-    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
-    if env_files.iter().any(|e| *e == name) || name == ".env" || name == "env" || ext.as_deref() == Some("env") {
+    if is_env_name(&name, env_files) {
         return Some(FileKind::Env);
     }
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
     match ext.as_deref() {
         Some("md" | "markdown") => return Some(FileKind::Markdown),
         Some("sh" | "bash") => return Some(FileKind::Shell),
@@ -58,6 +75,12 @@ pub fn classify(path: &Path, env_files: &[String], head: &[u8]) -> Option<FileKi
     .then_some(FileKind::Shell)
 }
 
+/// True when a name needs its first line read to be classified.
+pub fn needs_head(path: &Path, env_files: &[String]) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    !is_env_name(&name, env_files) && path.extension().is_none()
+}
+
 fn is_skipped_dir(name: &str) -> bool {
     name.starts_with('.') && name.len() > 1 || matches!(name, "node_modules" | "target")
 }
@@ -70,44 +93,114 @@ fn head(path: &Path) -> Vec<u8> {
     buf
 }
 
-/// Walks `paths` (files or folders), relative to `cwd`.
-pub fn discover(paths: &[PathBuf], cwd: &Path, env_files: &[String]) -> Result<Walked, MissingPath> {
+/// Compiles `[lint] exclude` globs (matched against paths relative to the
+/// walked folder and to the working directory).
+pub fn globs(patterns: &[String]) -> Result<GlobSet, globset::Error> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        b.add(Glob::new(p)?);
+        // `vendor` excludes the folder and everything below it.
+        if !p.contains('*') {
+            b.add(Glob::new(&format!("{}/**", p.trim_end_matches('/')))?);
+        }
+    }
+    b.build()
+}
+
+/// Walks `paths` (files or folders), relative to `cwd`. A file named on the
+/// command line is always linted when it is lintable; a walk skips what the
+/// ignore files and `exclude` say.
+pub fn discover(paths: &[PathBuf], cwd: &Path, env_files: &[String], exclude: &GlobSet) -> Result<Walked, MissingPath> {
     let mut out = Walked::default();
     for p in paths {
         let abs = cwd.join(p);
-        if !abs.exists() {
+        let Ok(meta) = std::fs::metadata(&abs) else {
+            // A dangling symlink is there, but cannot be read: say so.
+            if std::fs::symlink_metadata(&abs).is_ok() {
+                out.skipped.push(Skipped { path: p.clone(), reason: "a symlink to nothing".into() });
+                continue;
+            }
             return Err(MissingPath { path: p.clone() });
-        }
-        if abs.is_file() {
-            match classify(&abs, env_files, &head(&abs)) {
+        };
+        if meta.is_file() {
+            let h = if needs_head(&abs, env_files) { head(&abs) } else { Vec::new() };
+            match classify(&abs, env_files, &h) {
                 Some(kind) => out.files.push((p.clone(), kind)),
-                None => out
-                    .skipped
-                    .push(Skipped { path: p.clone(), reason: "not a runbook, env file or shell script".into() }),
+                None => out.skipped.push(Skipped { path: p.clone(), reason: NOT_LINTABLE.into() }),
             }
             continue;
         }
-        let walker = walkdir::WalkDir::new(&abs).sort_by_file_name().into_iter().filter_entry(|e| {
-            e.depth() == 0 || !(e.file_type().is_dir() && is_skipped_dir(&e.file_name().to_string_lossy()))
-        });
+        let walker = ignore::WalkBuilder::new(&abs)
+            .hidden(false)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(false)
+            .ignore(true)
+            .parents(true)
+            .require_git(false)
+            .follow_links(false)
+            .sort_by_file_name(|a, b| a.cmp(b))
+            .filter_entry(|e| {
+                e.depth() == 0
+                    || !(e.file_type().is_some_and(|t| t.is_dir()) && is_skipped_dir(&e.file_name().to_string_lossy()))
+            })
+            .build();
         for entry in walker {
-            let Ok(entry) = entry else { continue };
-            if !entry.file_type().is_file() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    // A folder or file that cannot be read: say so, go on.
+                    let path = error_path(&e).map(|p| shown(&p, cwd)).unwrap_or_else(|| p.clone());
+                    out.skipped.push(Skipped { path, reason: format!("cannot read: {}", error_text(&e)) });
+                    continue;
+                }
+            };
+            let Some(ft) = entry.file_type() else { continue };
+            if ft.is_symlink() {
+                // Not followed: a symlink loop or one out of the tree is not walked.
                 continue;
             }
-            if let Some(kind) = classify(entry.path(), env_files, &head(entry.path())) {
-                let rel = entry
-                    .path()
-                    .strip_prefix(cwd)
-                    .map(Path::to_path_buf)
-                    .unwrap_or_else(|_| entry.path().to_path_buf());
-                out.files.push((rel, kind));
+            if !ft.is_file() {
+                continue;
+            }
+            let rel = shown(entry.path(), cwd);
+            let from_root = entry.path().strip_prefix(&abs).unwrap_or(entry.path());
+            if exclude.is_match(&rel) || exclude.is_match(from_root) {
+                out.excluded += 1;
+                continue;
+            }
+            let h = if needs_head(entry.path(), env_files) { head(entry.path()) } else { Vec::new() };
+            match classify(entry.path(), env_files, &h) {
+                Some(kind) => out.files.push((rel, kind)),
+                None => out.skipped.push(Skipped { path: rel, reason: NOT_LINTABLE.into() }),
             }
         }
     }
     out.files.sort();
     out.files.dedup();
     Ok(out)
+}
+
+fn shown(path: &Path, cwd: &Path) -> PathBuf {
+    path.strip_prefix(cwd).map(Path::to_path_buf).unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn error_path(e: &ignore::Error) -> Option<PathBuf> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => error_path(err),
+        _ => None,
+    }
+}
+
+fn error_text(e: &ignore::Error) -> String {
+    match e {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => error_text(err),
+        ignore::Error::Io(io) => io.to_string(),
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -124,5 +217,9 @@ mod tests {
         assert_eq!(classify(Path::new("svc/serve"), none, b"#!/usr/bin/python3\n"), None);
         assert_eq!(classify(Path::new("svc/service.conf"), &["service.conf".to_string()], b""), Some(FileKind::Env));
         assert_eq!(classify(Path::new("main.rs"), none, b""), None);
+        for env in [".env.example", ".env.local", ".env.production", "knobs.env.template", "svc.env.example"] {
+            assert_eq!(classify(Path::new(env), none, b""), Some(FileKind::Env), "{env}");
+        }
+        assert_eq!(classify(Path::new(".envrc"), none, b""), None);
     }
 }

@@ -99,22 +99,44 @@ fn staged_lines_refer_to_the_staged_blob() {
     assert_eq!(r.stdout, "docs/knobs.env:1:6: KNB003 `two` is not a valid value for `SEQS` (`--max-num-seqs`)\n");
 }
 
+/// An existing hook is never overwritten silently: it is kept, backed up and
+/// run first; uninstall puts it back.
 #[test]
-fn install_refuses_a_foreign_hook_without_force() {
+fn install_chains_an_existing_hook_and_uninstall_restores_it() {
     let tmp = repo();
     let dir = tmp.path();
     let hook = dir.join(".git/hooks/pre-commit");
+    let backup = dir.join(".git/hooks/pre-commit.knobs-backup");
     std::fs::create_dir_all(hook.parent().expect("hooks")).expect("mkdir");
-    std::fs::write(&hook, "#!/bin/sh\necho mine\n").expect("write");
+    let mine = "#!/bin/sh\necho mine > \"$(git rev-parse --git-dir)/ran-mine\"\n";
+    std::fs::write(&hook, mine).expect("write");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
     let r = knobs(dir, &["hook", "install"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("the hook that was there runs first"), "{}", r.stdout);
+    assert_eq!(std::fs::read_to_string(&backup).expect("backup"), mine);
+    let installed = std::fs::read_to_string(&hook).expect("hook");
+    assert!(installed.contains("pre-commit.knobs-backup") && installed.contains("lint --staged"), "{installed}");
+    // Reinstalling over its own hook keeps the chain.
+    assert_eq!(knobs(dir, &["hook", "install"]).code, 0);
+    assert!(std::fs::read_to_string(&hook).expect("hook").contains("pre-commit.knobs-backup"));
+    let r = knobs(dir, &["hook", "uninstall"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&hook).expect("restored"), mine);
+    assert!(!backup.exists());
+    // Uninstall refuses a hook knobs did not write.
+    let r = knobs(dir, &["hook", "uninstall"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("exists and was not written by knobs; left as it is"), "{}", r.stderr);
-    assert!(r.stderr.contains("pass --force to replace it"), "{}", r.stderr);
-    assert_eq!(std::fs::read_to_string(&hook).expect("hook"), "#!/bin/sh\necho mine\n");
+    assert!(r.stderr.contains("was not written by knobs; left as it is"), "{}", r.stderr);
+    // --force replaces (the old hook is still kept as a backup).
     let r = knobs(dir, &["hook", "install", "--force"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    // Reinstalling over its own hook needs no force.
-    assert_eq!(knobs(dir, &["hook", "install"]).code, 0);
+    assert!(!std::fs::read_to_string(&hook).expect("hook").contains("pre-commit.knobs-backup"));
+    assert_eq!(std::fs::read_to_string(&backup).expect("backup"), mine);
 }
 
 #[test]
@@ -141,4 +163,25 @@ fn changed_since_lints_only_changed_files() {
     let r = knobs(dir, &["lint", "--changed-since", "no-such-ref"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("`no-such-ref` does not name a commit"), "{}", r.stderr);
+}
+
+/// `--staged` judges what this commit changes, not every file in the index:
+/// an old committed mistake does not block a commit that does not touch it.
+#[test]
+fn staged_judges_only_the_files_the_commit_changes() {
+    let tmp = repo();
+    let dir = tmp.path();
+    std::fs::write(dir.join("old.md"), BAD).expect("write");
+    assert_eq!(git(dir, &["add", "."]).code, 0);
+    assert_eq!(git(dir, &["commit", "-q", "--no-verify", "-m", "old mistake"]).code, 0);
+    std::fs::write(dir.join("new.md"), GOOD).expect("write");
+    assert_eq!(git(dir, &["add", "new.md"]).code, 0);
+    let r = knobs(dir, &["lint", "--staged", "--format", "short"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    // Touching the old file brings it in.
+    std::fs::write(dir.join("old.md"), format!("{BAD}\nmore\n")).expect("write");
+    assert_eq!(git(dir, &["add", "old.md"]).code, 0);
+    let r = knobs(dir, &["lint", "--staged", "--format", "short"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.starts_with("old.md:"), "{}", r.stdout);
 }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::support::{self, run_in};
+use crate::support::{self, run_in, tree};
 
 fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from).into_iter().filter_map(Result::ok) {
@@ -27,7 +27,9 @@ fn short(out: &str) -> Vec<String> {
 fn realistic_tree_lints_clean() {
     let r = run_in(&support::fixtures().join("lint/clean"), &["lint"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert_eq!(r.stdout, "No findings in 7 files (against radiance v1.8.1).\n");
+    // services/old-batch pins radiance 1.0.13 in its image.env: its two files
+    // are judged against that build.
+    assert_eq!(r.stdout, "No findings in 7 files (against radiance v1.8.1; 2 files against v1.0.13).\n");
     assert_eq!(r.stderr, "");
 }
 
@@ -120,16 +122,6 @@ fn every_planted_mistake_is_caught_on_its_line() {
     }
 }
 
-fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    for (name, body) in files {
-        let p = tmp.path().join(name);
-        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-        std::fs::write(p, body).expect("write");
-    }
-    tmp
-}
-
 #[test]
 fn markdown_suppression_covers_the_next_block_only() {
     let md = b"<!-- knobs: ignore[invented-member] -->\n```sh\nradiance --checkpoint-policy floor \\\n  --log-level loud\n```\n\nLater: `--checkpoint-policy floor`.\n";
@@ -158,8 +150,12 @@ fn binary_large_and_vcs_files_are_skipped_with_a_note() {
     ]);
     let r = run_in(t.path(), &["lint"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
-    assert_eq!(r.stdout, "No findings in 1 file (against radiance v1.8.1).\n");
-    assert_eq!(r.stderr, "note: skipped big.md: larger than 1048576 bytes\nnote: skipped bin.md: binary\n");
+    // Two files passed over (.git is not walked at all).
+    assert_eq!(r.stdout, "No findings in 1 file (against radiance v1.8.1); 2 files passed over (-v names them).\n");
+    assert_eq!(
+        r.stderr,
+        "note: skipped big.md: larger than 1048576 bytes\nnote: skipped bin.md: binary (it holds NUL bytes)\n"
+    );
 }
 
 #[test]
@@ -196,15 +192,15 @@ fn a_bad_lint_setting_points_into_knobs_toml() {
 }
 
 #[test]
-fn a_trio_pinning_an_uncatalogued_build_gets_a_note() {
+fn a_trio_pinning_an_uncatalogued_build_gets_a_warning() {
     let t =
         tree(&[("svc/image.env", b"IMAGE=registry.example/radiance:2.0.0\n"), ("svc/knobs.env", b"MAX_NUM_SEQS=2\n")]);
     let r = run_in(t.path(), &["lint"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
-    assert!(
-        r.stderr.contains("its trio pins radiance 2.0.0, which has no catalogue; judged against v1.8.1"),
-        "{}",
-        r.stderr
+    // Said once for the folder, as a warning, never a silent fallback.
+    assert_eq!(
+        r.stderr,
+        "warning: svc/image.env pins radiance 2.0.0, which has no catalogue: the files in svc are judged against v1.8.1 instead (run `knobs sync --tag 2.0.0`)\n"
     );
 }
 

@@ -4,8 +4,9 @@
 //! here by hand, from the facts of the idiom: an option taking a value
 //! consumes the next word even when it starts with `-`; options are scoped
 //! to binaries; tri-state words; comma lists only where the option splits
-//! its value; no `=` form; `_` reads as `-`; negated env keys; removed
-//! options; binaries with their own parsers and image variants.
+//! its value; no `=` form; `_` reads as `-`; no positional arguments (a
+//! usage synopsis is not a command); negated env keys; removed options;
+//! binaries with their own parsers and image variants.
 
 use crate::support::{self, run_in};
 
@@ -45,8 +46,10 @@ fn planted_defects_are_found_and_traps_are_not() {
         (md, 14, "KNB007"), // --draft still parses but always throws
         (md, 15, "KNB001"), // no `--opt=value` form
         (md, 19, "KNB010"), // `llama cli` is llama-cli
-        (md, 31, "KNB010"), // the light image runs llama-cli
-        (md, 34, "KNB004"), // a metric the server does not print
+        (md, 21, "KNB001"), // an unknown single-dash option (its value is not a second finding)
+        (md, 22, "KNB011"), // --lora-range takes two values: `3` is refused
+        (md, 34, "KNB010"), // the light image runs llama-cli
+        (md, 37, "KNB004"), // a metric the server does not print
         (env, 3, "KNB003"), // a negatable option's env value must be a boolean word
         (env, 4, "KNB002"),
         (env, 5, "KNB006"), // one letter from LLAMA_ARG_CTX_SIZE

@@ -12,5 +12,6 @@ mod hostile;
 mod idioms;
 mod lint;
 mod llama;
+mod project;
 mod rules;
 mod sync;

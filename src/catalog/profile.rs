@@ -78,11 +78,14 @@ pub struct ArgvSpec {
     /// In a `--` word, `_` reads as `-`.
     #[serde(default)]
     pub underscores: bool,
+    /// The engine takes positional arguments (a bare word is not refused).
+    #[serde(default = "yes")]
+    pub positionals: bool,
 }
 
 impl Default for ArgvSpec {
     fn default() -> Self {
-        ArgvSpec { equals: true, dash_values: false, underscores: false }
+        ArgvSpec { equals: true, dash_values: false, underscores: false, positionals: true }
     }
 }
 

@@ -12,7 +12,8 @@ pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let name = cfg.engine_name(None);
     let catalog = e.store.select(name, args.version.as_deref().or(cfg.tag.as_deref()))?;
-    let subject = explain::explain(&args.subject, catalog, &e.store.catalogs, &e.semantics, &e.profile)?;
+    let project = project(cfg, &e, catalog, io);
+    let subject = explain::explain(&args.subject, catalog, &e.store.catalogs, &e.semantics, &e.profile, &project)?;
     let text = match args.format {
         ExplainFormat::Human => explain::human(&subject),
         ExplainFormat::Markdown => explain::markdown(&subject),
@@ -49,4 +50,34 @@ pub fn rules(io: &mut Io<'_>) -> Result<Outcome> {
     }
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)
+}
+
+/// The env keys the project's serve scripts read (`--max-num-seqs
+/// "${MAX_SEQS:-2}"`), from the folder holding knobs.toml, else the working
+/// directory: what a key means in this project, and which key a rollback uses.
+fn project(cfg: &Config, e: &super::Engine, catalog: &crate::catalog::model::Catalog, io: &Io<'_>) -> explain::Project {
+    use crate::lint::{scan, Disk, Settings, Source};
+    use crate::walk::FileKind;
+    let root = cfg.dir().unwrap_or_else(|| io.cwd.clone());
+    let patterns: Vec<String> = cfg.exclude.iter().map(|x| x.value.clone()).collect();
+    let Ok(exclude) = crate::walk::globs(&patterns) else { return explain::Project::default() };
+    let Ok(walked) = crate::walk::discover(std::slice::from_ref(&root), &root, &cfg.env_files, &exclude) else {
+        return explain::Project::default();
+    };
+    let mut extra = cfg.engine_commands.clone();
+    extra.extend(cfg.serve_scripts.iter().cloned());
+    let settings = Settings::new(&e.profile, catalog, &e.store.catalogs, extra);
+    let disk = Disk { cwd: root.clone(), max_file_size: crate::lint::DEFAULT_MAX_FILE_SIZE };
+    let mut out = explain::Project::default();
+    for (path, kind) in walked.files.iter().filter(|(_, k)| *k == FileKind::Shell) {
+        let Ok(text) = disk.read(path) else { continue };
+        for (key, flag) in scan(&text.text, *kind, &settings, catalog).env_flags {
+            if !out.env_keys.iter().any(|(k, f, _)| *k == key && *f == flag) {
+                let shown = root.join(path);
+                let shown = shown.strip_prefix(&io.cwd).unwrap_or(&shown).display().to_string();
+                out.env_keys.push((key, flag, shown));
+            }
+        }
+    }
+    out
 }

@@ -1,17 +1,23 @@
-//! `knobs lint`: discover files, lint each against the pinned catalogue,
-//! render the findings, and map them to an exit status.
+//! `knobs lint`: discover files, lint each against the pinned catalogue of
+//! the project it belongs to, render the findings (or apply their fixes),
+//! and map them to an exit status.
+//!
+//! Each path is judged under the `knobs.toml` found from it upward (as ruff
+//! and git find theirs); `--config` names one for all.
 
 use std::collections::HashMap;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use miette::Result;
+use miette::{miette, Result};
 
 use super::{Io, Outcome};
 use crate::catalog::model::Catalog;
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
-use crate::lint::rules::Severity;
-use crate::lint::{lint_files, Disk, Index, Settings, DEFAULT_MAX_FILE_SIZE};
+use crate::lint::rules::{Severity, RULES};
+use crate::lint::source::{decode, Text};
+use crate::lint::{lint_files, Disk, Index, Report, Settings, Source, DEFAULT_MAX_FILE_SIZE};
 use crate::report::{self, Format};
 use crate::source::Worktree;
 use crate::walk::{classify, FileKind};
@@ -21,22 +27,7 @@ fn severities(cfg: &Config) -> Result<HashMap<&'static str, Option<Severity>>> {
     let mut out = HashMap::new();
     for (rule, level) in &cfg.severity {
         let Some(r) = crate::lint::rules::find(&rule.value) else {
-            let near = crate::catalog::query::suggest(
-                &rule.value,
-                crate::lint::rules::RULES.iter().flat_map(|r| [r.code, r.name]),
-            );
-            let help = match near {
-                Some(n) => format!("did you mean `{n}`? `knobs rules` lists the rule codes and names"),
-                None => "`knobs rules` lists the rule codes and names".into(),
-            };
-            return Err(cfg
-                .error_at(
-                    rule.span.clone(),
-                    format!("[lint.severity] names no rule `{}`", rule.value),
-                    "unknown rule",
-                    Some(help),
-                )
-                .into());
+            return Err(unknown_rule(cfg, &rule.value, rule.span.clone(), "[lint.severity]").into());
         };
         let sev = match level.value.as_str() {
             "error" => Some(Severity::Error),
@@ -58,61 +49,239 @@ fn severities(cfg: &Config) -> Result<HashMap<&'static str, Option<Severity>>> {
     Ok(out)
 }
 
-pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
-    let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let name = cfg.engine_name(None);
-    let catalog = engine.store.select(name, args.version.as_deref().or(cfg.tag.as_deref()))?;
-    let all: &[Catalog] = &engine.store.catalogs;
-    let mut extra = cfg.engine_commands.clone();
-    extra.extend(cfg.serve_scripts.iter().cloned());
-    let mut settings = Settings::new(&engine.profile, catalog, all, extra);
-    settings.env_files = cfg.env_files.clone();
-    settings.severity = severities(cfg)?;
-    settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
-    let report = if args.staged {
-        let (files, index) = staged(args, &settings, io)?;
-        lint_files(&files, &index, &settings)
-    } else {
-        let mut walked = crate::walk::discover(&args.paths, &io.cwd, &settings.env_files)?;
-        if let Some(rev) = &args.changed_since {
-            let changed = changed_since(rev, io)?;
-            walked.files.retain(|(p, _)| changed.iter().any(|c| c == p));
-        }
-        let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
-        let mut report = lint_files(&walked.files, &disk, &settings);
-        report.skipped.extend(walked.skipped);
-        report
+fn unknown_rule(cfg: &Config, name: &str, span: std::ops::Range<usize>, table: &str) -> crate::config::ConfigError {
+    let near = crate::catalog::query::suggest(name, RULES.iter().flat_map(|r| [r.code, r.name]));
+    let help = match near {
+        Some(n) => format!("did you mean `{n}`? `knobs rules` lists the rule codes and names"),
+        None => "`knobs rules` lists the rule codes and names".into(),
     };
-    let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
-    let color = args.format == Format::Human && io.color;
-    let ctx = report::Context { build: &build, color, summary: io.verbosity >= 0 };
-    let text = report::render(&report, args.format, &ctx);
-    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
+    cfg.error_at(span, format!("{table} names no rule `{name}`"), "unknown rule", Some(help))
+}
+
+/// Rule codes from names or codes on the command line.
+fn rule_codes(list: &[String], option: &str) -> Result<Vec<&'static str>> {
+    let mut out = Vec::new();
+    for item in list.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
+        match crate::lint::rules::find(item) {
+            Some(r) => out.push(r.code),
+            None => {
+                let near = crate::catalog::query::suggest(item, RULES.iter().flat_map(|r| [r.code, r.name]));
+                return Err(miette!(
+                    help = near.map_or("`knobs rules` lists the rules".to_string(), |n| format!("did you mean `{n}`?")),
+                    "{option} names no rule `{item}`"
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One project's share of a run: its configuration and the paths under it.
+struct Group {
+    cfg: Config,
+    paths: Vec<PathBuf>,
+}
+
+/// Groups the paths by the knobs.toml each is judged under.
+fn groups(args: &LintArgs, cfg: &Config, io: &Io<'_>) -> Result<Vec<Group>> {
+    if io.config_file.is_some() || args.staged || args.paths.iter().any(|p| p == Path::new("-")) {
+        return Ok(vec![Group { cfg: cfg.clone(), paths: args.paths.clone() }]);
+    }
+    let mut out: Vec<Group> = Vec::new();
+    for p in &args.paths {
+        let abs = io.cwd.join(p);
+        let start = if abs.is_dir() { abs.clone() } else { abs.parent().map(Path::to_path_buf).unwrap_or_default() };
+        let found = crate::config::find(&start);
+        let this = match &found {
+            Some(path) if Some(path) != cfg.path.as_ref() => {
+                let mut c = crate::config::load(path).map_err(|e| miette::Report::new(*e))?;
+                super::apply_engine(&mut c, io.engine.as_deref());
+                c
+            }
+            Some(_) => cfg.clone(),
+            // No knobs.toml above the path: the one from the working directory, if any.
+            None => cfg.clone(),
+        };
+        match out.iter_mut().find(|g| g.cfg.path == this.path) {
+            Some(g) => g.paths.push(p.clone()),
+            None => out.push(Group { cfg: this, paths: vec![p.clone()] }),
+        }
+    }
+    Ok(out)
+}
+
+/// A source that serves one file's text from standard input and the rest
+/// (its folder's context) from the disk.
+struct WithStdin {
+    name: PathBuf,
+    text: Text,
+    disk: Disk,
+}
+
+impl Source for WithStdin {
+    fn read(&self, path: &Path) -> std::result::Result<Text, String> {
+        if path == self.name {
+            return Ok(self.text.clone());
+        }
+        self.disk.read(path)
+    }
+
+    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+        let mut out = self.disk.siblings(path, wanted);
+        out.retain(|p| *p != self.name);
+        out
+    }
+}
+
+pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+    let select = (!args.select.is_empty()).then(|| rule_codes(&args.select, "--select")).transpose()?;
+    let ignore = rule_codes(&args.ignore, "--ignore")?;
+    let mut merged = Report::default();
+    let mut builds: Vec<String> = Vec::new();
+    let mut fail_on = Severity::Warning;
+    let mut fixed = 0usize;
+    for group in groups(args, cfg, io)? {
+        let cfg = &group.cfg;
+        let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+        let name = cfg.engine_name(None);
+        let catalog = engine.store.select(name, args.version.as_deref().or(cfg.tag.as_deref()))?;
+        let all: &[Catalog] = &engine.store.catalogs;
+        let mut extra = cfg.engine_commands.clone();
+        extra.extend(cfg.serve_scripts.iter().cloned());
+        let mut settings = Settings::new(&engine.profile, catalog, all, extra);
+        settings.env_files = cfg.env_files.clone();
+        settings.severity = severities(cfg)?;
+        settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
+        let mut cfg_select: Vec<&'static str> = Vec::new();
+        for s in &cfg.select {
+            cfg_select.push(
+                crate::lint::rules::find(&s.value)
+                    .ok_or_else(|| unknown_rule(cfg, &s.value, s.span.clone(), "[lint] select"))?
+                    .code,
+            );
+        }
+        settings.select = select.clone().or((!cfg_select.is_empty()).then_some(cfg_select));
+        settings.ignore = ignore.clone();
+        for s in &cfg.ignore {
+            settings.ignore.push(
+                crate::lint::rules::find(&s.value)
+                    .ok_or_else(|| unknown_rule(cfg, &s.value, s.span.clone(), "[lint] ignore"))?
+                    .code,
+            );
+        }
+        for (glob, rules) in &cfg.per_file_ignores {
+            let matcher = globset::Glob::new(&glob.value)
+                .map_err(|e| {
+                    cfg.error_at(glob.span.clone(), format!("invalid glob `{}`: {e}", glob.value), "this glob", None)
+                })?
+                .compile_matcher();
+            let mut codes = Vec::new();
+            for r in rules {
+                codes.push(
+                    crate::lint::rules::find(&r.value)
+                        .ok_or_else(|| unknown_rule(cfg, &r.value, r.span.clone(), "[lint.per-file-ignores]"))?
+                        .code,
+                );
+            }
+            settings.per_file_ignores.push((matcher, codes));
+        }
+        let patterns: Vec<String> = cfg.exclude.iter().map(|e| e.value.clone()).collect();
+        let exclude = crate::walk::globs(&patterns).map_err(|e| {
+            let span = cfg.exclude.first().map(|e| e.span.clone()).unwrap_or(0..0);
+            cfg.error_at(span, format!("invalid [lint] exclude glob: {e}"), "here", None)
+        })?;
+        let report = if args.staged {
+            let (files, index) = staged(&group.paths, &settings, io)?;
+            lint_files(&files, &index, &settings)
+        } else if group.paths.iter().any(|p| p == Path::new("-")) {
+            let name = args.stdin_filename.clone().ok_or_else(|| {
+                miette!(
+                    help = "e.g. `knobs lint - --stdin-filename runbooks/arm.md`",
+                    "linting standard input needs --stdin-filename to say what kind of file it is"
+                )
+            })?;
+            let mut bytes = Vec::new();
+            std::io::stdin().read_to_end(&mut bytes).map_err(|e| miette!("cannot read standard input: {e}"))?;
+            let text = decode(bytes, settings.max_file_size).map_err(|e| miette!("standard input: {e}"))?;
+            let kind = classify(&name, &settings.env_files, text.text.as_bytes()).ok_or_else(|| {
+                miette!(help = "name a .md, .env or .sh file", "{}: {}", name.display(), crate::walk::NOT_LINTABLE)
+            })?;
+            let source = WithStdin {
+                name: name.clone(),
+                text,
+                disk: Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size },
+            };
+            lint_files(&[(name, kind)], &source, &settings)
+        } else {
+            let mut walked = crate::walk::discover(&group.paths, &io.cwd, &settings.env_files, &exclude)?;
+            if let Some(rev) = &args.changed_since {
+                let changed = changed_since(rev, io)?;
+                walked.files.retain(|(p, _)| changed.iter().any(|c| c == p));
+            }
+            let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
+            let mut report = lint_files(&walked.files, &disk, &settings);
+            report.skipped.extend(walked.skipped);
+            report.excluded += walked.excluded;
+            if args.fix || args.diff {
+                fixed +=
+                    crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(super::OutputError)?;
+            }
+            report
+        };
+        let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
+        if !builds.contains(&build) {
+            builds.push(build);
+        }
+        if matches!(args.fail_on, Some(FailOn::Error))
+            || (args.fail_on.is_none() && cfg.fail_on.as_deref() == Some("error"))
+        {
+            fail_on = Severity::Error;
+        }
+        merged.files.extend(report.files);
+        merged.skipped.extend(report.skipped);
+        merged.excluded += report.excluded;
+        merged.notes.extend(report.notes);
+    }
+    let report = merged;
+    if args.fix || args.diff {
+        if !args.diff && io.verbosity >= 0 {
+            writeln!(io.err, "fixed {fixed} {}", if fixed == 1 { "finding" } else { "findings" })
+                .map_err(super::OutputError)?;
+        }
+        return Ok(Outcome::Clean);
+    }
+    let build = builds.join("; ");
+    if args.statistics {
+        let text = report::statistics(&report);
+        io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
+    } else {
+        let color = args.format == Format::Human && io.color;
+        let ctx = report::Context { build: &build, color, summary: io.verbosity >= 0 };
+        let text = report::render(&report, args.format, &ctx);
+        io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
+    }
     if io.verbosity >= 0 {
         for s in &report.skipped {
-            // A file named on the command line that is not ours: only with -v.
+            // Files passed over because they are not ours: only with -v.
             if s.reason != crate::walk::NOT_LINTABLE || io.verbosity > 0 {
                 writeln!(io.err, "note: skipped {}: {}", s.path.display(), s.reason).map_err(super::OutputError)?;
             }
         }
-        for n in &report.notes {
-            writeln!(io.err, "note: {n}").map_err(super::OutputError)?;
+        for n in report.all_notes() {
+            writeln!(io.err, "warning: {n}").map_err(super::OutputError)?;
         }
     }
     if io.verbosity > 0 {
+        let (engine, default_tag) = builds.first().and_then(|b| b.rsplit_once(' ')).unwrap_or(("", ""));
         for f in &report.files {
-            if f.tag != catalog.source.tag || io.verbosity > 1 {
-                writeln!(io.err, "note: {}: judged against {} {}", f.path, catalog.source.engine, f.tag)
-                    .map_err(super::OutputError)?;
+            if f.tag != default_tag || io.verbosity > 1 {
+                writeln!(io.err, "note: {}: judged against {engine} {}", f.path, f.tag).map_err(super::OutputError)?;
             }
         }
     }
-    let fail_on = match args.fail_on {
-        Some(FailOn::Error) => Severity::Error,
-        Some(FailOn::Warning) => Severity::Warning,
-        None if cfg.fail_on.as_deref() == Some("error") => Severity::Error,
-        None => Severity::Warning,
-    };
+    if args.exit_zero {
+        return Ok(Outcome::Clean);
+    }
     Ok(if report.findings().any(|f| f.severity >= fail_on) { Outcome::Findings } else { Outcome::Clean })
 }
 
@@ -131,14 +300,16 @@ fn shown(root: &Path, rel: &str, cwd: &Path) -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(rel))
 }
 
-/// The staged files under the given paths, classified, with their blobs and
-/// the blobs of env files' siblings (their trio).
-fn staged(args: &LintArgs, settings: &Settings<'_>, io: &Io<'_>) -> Result<(Vec<(PathBuf, FileKind)>, Index)> {
+/// The files this commit changes (added or modified in the index against
+/// HEAD) under the given paths, classified, with their blobs and the blobs
+/// of their folders' env files and scripts (their context).
+fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Io<'_>) -> Result<(Vec<(PathBuf, FileKind)>, Index)> {
     let tree = Worktree::discover(&io.cwd)?;
-    let under = |path: &Path| args.paths.iter().any(|p| p == Path::new(".") || path.starts_with(p));
+    let under = |path: &Path| paths.iter().any(|p| p == Path::new(".") || path.starts_with(p));
+    let changed = tree.staged_changes()?;
     let mut targets = std::collections::HashSet::new();
-    let mut trio_dirs = std::collections::HashSet::new();
-    for rel in tree.staged_paths()? {
+    let mut dirs = std::collections::HashSet::new();
+    for rel in changed {
         let path = shown(&tree.root, &rel, &io.cwd);
         // Judge by name first, so no blob is read for a `.rs` or a `.png`;
         // a file without an extension may still be a script (shebang).
@@ -146,14 +317,17 @@ fn staged(args: &LintArgs, settings: &Settings<'_>, io: &Io<'_>) -> Result<(Vec<
         if !under(&path) || by_name.is_none() {
             continue;
         }
-        if by_name == Some(FileKind::Env) {
-            if let Some(dir) = Path::new(&rel).parent() {
-                trio_dirs.insert(dir.to_path_buf());
-            }
+        if let Some(dir) = Path::new(&rel).parent() {
+            dirs.insert(dir.to_path_buf());
         }
         targets.insert(rel);
     }
-    let wanted = |rel: &str| targets.contains(rel) || Path::new(rel).parent().is_some_and(|d| trio_dirs.contains(d));
+    // The context of a changed file's folder comes from the index too.
+    let context = |rel: &str| {
+        Path::new(rel).parent().is_some_and(|d| dirs.contains(d))
+            && classify(Path::new(rel), &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown)
+    };
+    let wanted = |rel: &str| targets.contains(rel) || context(rel);
     let mut files = Vec::new();
     let mut blobs = Vec::new();
     for s in tree.staged(&wanted)? {

@@ -25,6 +25,21 @@ pub struct Io<'a> {
     pub color: bool,
     /// -1 quiet, 0 normal, 1 and up verbose.
     pub verbosity: i8,
+    /// `--engine`, which wins over every knobs.toml's pin.
+    pub engine: Option<String>,
+    /// `--config`: one knobs.toml for every path.
+    pub config_file: Option<PathBuf>,
+}
+
+/// Applies `--engine` to a configuration: it wins over `[pin] engine`, and a
+/// pinned tag of another engine no longer applies.
+pub fn apply_engine(cfg: &mut Config, engine: Option<&str>) {
+    if let Some(engine) = engine {
+        if cfg.engine.as_deref() != Some(engine) {
+            cfg.engine = Some(engine.to_string());
+            cfg.tag = None;
+        }
+    }
 }
 
 /// How a command ended, short of a tool error.

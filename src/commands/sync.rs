@@ -142,13 +142,41 @@ pub fn build(tree: &PinnedTree, profile: &Profile, queries: &[String], io: &mut 
 }
 
 /// Writes through a temporary file in the same folder, so a reader never
-/// sees half a catalogue and a failure leaves the old one in place.
+/// sees half a catalogue and a failure leaves the old one in place. The file
+/// gets the usual mode for a file the team commits (0666 less the umask).
 pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
+    write_atomic_mode(path, text, 0o666)
+}
+
+/// Like [`write_atomic`], with a mode (less the umask): the data is synced
+/// to disk and the mode set before the rename puts the file in place.
+pub fn write_atomic_mode(path: &Path, text: &str, mode: u32) -> Result<()> {
     let dir = path.parent().ok_or_else(|| miette!("{} has no parent folder", path.display()))?;
     std::fs::create_dir_all(dir).map_err(|e| miette!("cannot create {}: {e}", dir.display()))?;
     let mut tmp =
         tempfile::NamedTempFile::new_in(dir).map_err(|e| miette!("cannot write in {}: {e}", dir.display()))?;
     tmp.write_all(text.as_bytes()).map_err(|e| miette!("cannot write {}: {e}", path.display()))?;
+    tmp.as_file().sync_all().map_err(|e| miette!("cannot write {}: {e}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = mode & !umask();
+        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))
+            .map_err(|e| miette!("cannot set the mode of {}: {e}", path.display()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
     tmp.persist(path).map_err(|e| miette!("cannot write {}: {}", path.display(), e.error))?;
     Ok(())
+}
+
+/// The process's umask, read without changing it for longer than a moment.
+#[cfg(unix)]
+fn umask() -> u32 {
+    // /proc/self/status says it on Linux; elsewhere assume the usual 022.
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Umask:").map(|v| v.trim().to_string())))
+        .and_then(|v| u32::from_str_radix(&v, 8).ok())
+        .unwrap_or(0o022)
 }

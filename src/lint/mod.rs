@@ -1,10 +1,14 @@
 //! The lint: scanners find references in each file, rules judge them against
 //! the pinned catalogue, suppressions are applied. Each file is linted on its
-//! own (reading at most its env-trio siblings), so files run in parallel.
+//! own, in its folder's context (built once per folder), so files run in
+//! parallel.
 
+pub mod fix;
+pub mod folder;
 pub mod refs;
 pub mod rules;
 pub mod scanners;
+pub mod source;
 pub mod span;
 pub mod suppress;
 
@@ -18,9 +22,11 @@ use crate::catalog::profile::Profile;
 use crate::catalog::query;
 use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
+use folder::{Folder, Folders};
 use refs::{ArgvRules, Ref};
 use rules::{Ctx, Rule, Severity, Violation, RULES};
 use scanners::{Commands, Scan, ScanCtx};
+pub use source::{Disk, Index, Source, Text};
 use span::Span;
 
 /// Largest file linted by default; larger ones are skipped with a note.
@@ -37,6 +43,9 @@ pub struct Finding {
     pub span: SpanOut,
     pub message: String,
     pub help: Option<String>,
+    /// The text that replaces the span under `--fix`, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 /// A span as the JSON output names its fields.
@@ -54,14 +63,17 @@ impl From<Span> for SpanOut {
     }
 }
 
-/// A linted file: its text (for snippets) and findings.
+/// A linted file: its findings, and its text where there are findings (for
+/// snippets).
 #[derive(Debug, Clone)]
 pub struct FileReport {
     pub path: String,
-    pub text: String,
+    pub text: Option<String>,
     pub findings: Vec<Finding>,
     /// Which build the file was judged against.
     pub tag: String,
+    /// Things about this file the user should know that are not findings.
+    pub notes: Vec<String>,
 }
 
 /// Everything one `knobs lint` run found.
@@ -69,13 +81,20 @@ pub struct FileReport {
 pub struct Report {
     pub files: Vec<FileReport>,
     pub skipped: Vec<Skipped>,
-    /// Things the user should know that are not findings.
+    /// Files a walk left out by `exclude` or ignore files.
+    pub excluded: usize,
+    /// Things about the run the user should know that are not findings.
     pub notes: Vec<String>,
 }
 
 impl Report {
     pub fn findings(&self) -> impl Iterator<Item = &Finding> {
         self.files.iter().flat_map(|f| f.findings.iter())
+    }
+
+    /// Every note: the run's, then file by file.
+    pub fn all_notes(&self) -> impl Iterator<Item = &String> {
+        self.notes.iter().chain(self.files.iter().flat_map(|f| f.notes.iter()))
     }
 }
 
@@ -95,6 +114,12 @@ pub struct Settings<'a> {
     /// Severity per rule code; `None` turns a rule off.
     pub severity: HashMap<&'static str, Option<Severity>>,
     pub max_file_size: u64,
+    /// `--select`: only these rules (codes); `None`: all.
+    pub select: Option<Vec<&'static str>>,
+    /// `--ignore`: never these rules (codes).
+    pub ignore: Vec<&'static str>,
+    /// `[lint.per-file-ignores]`: files matching a glob skip these rules.
+    pub per_file_ignores: Vec<(globset::GlobMatcher, Vec<&'static str>)>,
 }
 
 impl<'a> Settings<'a> {
@@ -110,11 +135,23 @@ impl<'a> Settings<'a> {
             env_files: Vec::new(),
             severity: HashMap::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            select: None,
+            ignore: Vec::new(),
+            per_file_ignores: Vec::new(),
         }
     }
 
     fn severity_of(&self, rule: &Rule) -> Option<Severity> {
         self.severity.get(rule.code).copied().unwrap_or(Some(rule.severity))
+    }
+
+    /// True when a rule runs on a file (as shown): not off, selected, not
+    /// ignored, not ignored for this file.
+    fn enabled(&self, rule: &Rule, path: &str) -> bool {
+        self.severity_of(rule).is_some()
+            && self.select.as_ref().is_none_or(|s| s.contains(&rule.code))
+            && !self.ignore.contains(&rule.code)
+            && !self.per_file_ignores.iter().any(|(g, codes)| codes.contains(&rule.code) && g.is_match(path))
     }
 }
 
@@ -125,7 +162,7 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
     let ctx = ScanCtx {
         commands: &settings.commands,
         takes_value: &tv,
-        argv: ArgvRules { dash_values: profile.argv.dash_values },
+        argv: ArgvRules { dash_values: profile.argv.dash_values, positionals: profile.argv.positionals },
         metrics: &settings.metrics,
     };
     let mut out = Scan::default();
@@ -142,154 +179,49 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
     out
 }
 
-/// Where linted texts come from: the disk, or the git index (`--staged`).
-pub trait Source: Sync {
-    /// The text of a file, or why it is skipped.
-    fn read(&self, path: &Path) -> Result<String, String>;
-    /// The files in the same folder that `wanted` accepts by name (for
-    /// env-trio context); only those are read.
-    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<(PathBuf, String)>;
-}
-
-/// Files on disk, relative to a working directory.
-pub struct Disk {
-    pub cwd: PathBuf,
-    pub max_file_size: u64,
-}
-
-impl Source for Disk {
-    fn read(&self, path: &Path) -> Result<String, String> {
-        let path = self.cwd.join(path);
-        let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read: {e}"))?;
-        if meta.len() > self.max_file_size {
-            return Err(format!("larger than {} bytes", self.max_file_size));
-        }
-        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read: {e}"))?;
-        decode(bytes, self.max_file_size)
-    }
-
-    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<(PathBuf, String)> {
-        let abs = self.cwd.join(path);
-        let Some(dir) = abs.parent() else { return Vec::new() };
-        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-        let mut paths: Vec<PathBuf> =
-            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| wanted(p) && p.is_file()).collect();
-        paths.sort();
-        paths.into_iter().filter_map(|p| self.read(&p).ok().map(|t| (p, t))).collect()
-    }
-}
-
-/// Files as staged in the index, by path as shown.
-pub struct Index {
-    pub files: Vec<(PathBuf, Vec<u8>)>,
-    pub max_file_size: u64,
-}
-
-impl Source for Index {
-    fn read(&self, path: &Path) -> Result<String, String> {
-        let bytes = self.files.iter().find(|(p, _)| p == path).map(|(_, b)| b.clone()).ok_or("not staged")?;
-        decode(bytes, self.max_file_size)
-    }
-
-    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<(PathBuf, String)> {
-        let dir = path.parent();
-        self.files
-            .iter()
-            .filter(|(p, _)| p.parent() == dir && wanted(p))
-            .filter_map(|(p, _)| self.read(p).ok().map(|t| (p.clone(), t)))
-            .collect()
-    }
-}
-
-/// Text of a file's bytes, or why it is skipped.
-fn decode(bytes: Vec<u8>, max: u64) -> Result<String, String> {
-    if bytes.len() as u64 > max {
-        return Err(format!("larger than {max} bytes"));
-    }
-    if bytes.iter().take(8192).any(|b| *b == 0) {
-        return Err("binary".into());
-    }
-    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
-}
-
-/// An env file's trio: the env variables its folder's serve scripts pass to
-/// flags, and the engine version its folder's env files pin.
-fn trio(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> (HashMap<String, String>, Vec<String>) {
-    let mut env_flags = HashMap::new();
-    let mut pins = Vec::new();
-    // Only env files and scripts matter; judge by name (an extension-less
-    // file may still be a script) so nothing else in the folder is read.
-    let by_name = |p: &Path| {
-        crate::walk::classify(p, &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown)
-    };
-    for (p, text) in source.siblings(path, &by_name) {
-        match crate::walk::classify(&p, &settings.env_files, text.as_bytes()) {
-            Some(FileKind::Shell) => {
-                for (var, flag) in scan(&text, FileKind::Shell, settings, settings.catalog).env_flags {
-                    env_flags.entry(var).or_insert(flag);
-                }
-            }
-            Some(FileKind::Env) => {
-                let mut s = Scan::default();
-                scanners::env::image_pins(&text, &settings.commands, &|_, _| Span::default(), &mut s.pins);
-                pins.extend(s.pins.into_iter().map(|(t, _)| t));
-            }
-            _ => {}
-        }
-    }
-    (env_flags, pins)
-}
-
-/// Lints one file, `path` as shown to the user; siblings come from `source`.
-pub fn lint_file(
-    path: &Path,
-    text: String,
-    kind: FileKind,
-    settings: &Settings<'_>,
-    source: &dyn Source,
-    notes: &mut Vec<String>,
-) -> FileReport {
-    let (env_flags, pins) = if kind == FileKind::Env { trio(path, settings, source) } else { Default::default() };
-    let path = &path.display().to_string();
-    let mut catalog = settings.catalog;
-    if let Some(pin) = pins.first() {
-        match settings.all.iter().find(|c| same_tag(&c.source.tag, pin)) {
-            Some(c) => catalog = c,
-            None => notes.push(format!(
-                "{path}: its trio pins {} {pin}, which has no catalogue; judged against {} (run `knobs sync --tag {pin}`)",
-                catalog.source.engine, catalog.source.tag
-            )),
-        }
-    }
+/// Lints one file, `path` as shown to the user, in its folder's context.
+pub fn lint_file(path: &Path, text: Text, kind: FileKind, settings: &Settings<'_>, folder: &Folder) -> FileReport {
+    let shown = path.display().to_string();
+    let mut notes: Vec<String> = text.note.iter().map(|n| format!("{shown}: {n}")).collect();
+    // The folder's pin picks the catalogue (a pin without one: the folder's note).
+    let pinned = folder.pins.first().and_then(|(pin, _)| settings.all.iter().find(|c| same_tag(&c.source.tag, pin)));
+    let catalog = pinned.unwrap_or(settings.catalog);
+    let text = text.text;
     let scan = scan(&text, kind, settings, catalog);
-    let ctx = Ctx { profile: settings.profile, catalog, all: settings.all, env_flags: &env_flags };
+    notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
+    let ctx = Ctx { profile: settings.profile, catalog, all: settings.all, env_flags: &folder.env_flags };
+    let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     let mut violations: Vec<Violation> = Vec::new();
     for r in &scan.refs {
-        for rule in RULES {
-            if settings.severity_of(rule).is_some() {
-                (rule.check)(r, &ctx, &mut violations);
-            }
+        for rule in &active {
+            (rule.check)(r, &ctx, &mut violations);
         }
     }
+    let file_off = suppress::file_directive(&text);
     let violations = apply_suppressions(violations, &scan.suppressions);
     let mut findings: Vec<Finding> = violations
         .into_iter()
+        .filter(|v| settings.enabled(v.rule, &shown))
+        .filter(|v| !file_off.as_ref().is_some_and(|rules| suppress::names(rules, v.rule)))
         .filter_map(|v| {
             let severity = settings.severity_of(v.rule)?;
             Some(Finding {
                 code: v.rule.code,
                 rule: v.rule.name,
                 severity,
-                path: path.to_string(),
+                path: shown.clone(),
                 span: v.span.into(),
                 message: v.message,
                 help: v.help,
+                fix: v.fix,
             })
         })
         .collect();
     findings.sort_by(|a, b| (a.span.line, a.span.column, a.code).cmp(&(b.span.line, b.span.column, b.code)));
     findings.dedup();
-    FileReport { path: path.to_string(), text, findings, tag: catalog.source.tag.clone() }
+    // The text is kept only where a renderer will show a snippet of it.
+    let text = (!findings.is_empty()).then_some(text);
+    FileReport { path: shown, text, findings, tag: catalog.source.tag.clone(), notes }
 }
 
 /// Drops what suppressions silence; reports unused and unknown suppressions.
@@ -318,6 +250,7 @@ fn apply_suppressions(violations: Vec<Violation>, suppressions: &[suppress::Supp
                 span: s.span,
                 message: format!("no rule is called {names}"),
                 help: Some("`knobs explain RULE` and `knobs rules` list the rules".into()),
+                fix: None,
             });
         } else if !used {
             let what = if s.rules.is_empty() { "any rule".to_string() } else { s.rules.join(", ") };
@@ -326,42 +259,36 @@ fn apply_suppressions(violations: Vec<Violation>, suppressions: &[suppress::Supp
                 span: s.span,
                 message: format!("this suppression of {what} silences nothing"),
                 help: Some("remove it".into()),
+                fix: None,
             });
         }
     }
     kept
 }
 
-/// Lints files in parallel; results come back in input order.
+/// Lints files in parallel (work stealing across every core); results come
+/// back in input order. Each folder's context is built once; each file is
+/// read once.
 pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Source, settings: &Settings<'_>) -> Report {
-    let mut report = Report::default();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
-    let chunk = files.len().div_ceil(threads).max(1);
-    let results: Vec<(Vec<FileReport>, Vec<Skipped>, Vec<String>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut reports = Vec::new();
-                    let mut skipped = Vec::new();
-                    let mut notes = Vec::new();
-                    for (rel, kind) in part {
-                        match source.read(rel) {
-                            Ok(text) => reports.push(lint_file(rel, text, *kind, settings, source, &mut notes)),
-                            Err(reason) => skipped.push(Skipped { path: rel.clone(), reason }),
-                        }
-                    }
-                    (reports, skipped, notes)
-                })
-            })
-            .collect();
-        // A worker that panicked must not vanish with its files' findings.
-        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
-    });
-    for (r, s, n) in results {
-        report.files.extend(r);
-        report.skipped.extend(s);
-        report.notes.extend(n);
+    use rayon::prelude::*;
+    let folders = Folders::new(files.iter().map(|(p, _)| p.as_path()));
+    let results: Vec<Result<FileReport, Skipped>> = files
+        .par_iter()
+        .map(|(rel, kind)| {
+            let folder = folders.of(rel, settings, source);
+            let read = folder.take(rel).unwrap_or_else(|| source.read(rel));
+            match read {
+                Ok(text) => Ok(lint_file(rel, text, *kind, settings, &folder)),
+                Err(reason) => Err(Skipped { path: rel.clone(), reason }),
+            }
+        })
+        .collect();
+    let mut report = Report { notes: folders.notes(), ..Report::default() };
+    for r in results {
+        match r {
+            Ok(f) => report.files.push(f),
+            Err(s) => report.skipped.push(s),
+        }
     }
     report
 }

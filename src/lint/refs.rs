@@ -57,12 +57,22 @@ pub enum Ref {
         span: Span,
         pattern: bool,
     },
+    /// A bare word in an argv whose engine takes no positional arguments;
+    /// `after` is the option before it, when there is one.
+    Stray {
+        word: String,
+        span: Span,
+        after: Option<String>,
+        binary: Option<std::sync::Arc<Binary>>,
+    },
 }
 
 impl Ref {
     pub fn span(&self) -> Span {
         match self {
-            Ref::Flag { span, .. } | Ref::Env { span, .. } | Ref::Metric { span, .. } => *span,
+            Ref::Flag { span, .. } | Ref::Env { span, .. } | Ref::Metric { span, .. } | Ref::Stray { span, .. } => {
+                *span
+            }
         }
     }
 }
@@ -86,6 +96,8 @@ pub type TakesValue<'a> = &'a dyn Fn(&str) -> Option<usize>;
 pub struct ArgvRules {
     /// A value may start with `-` (the next word is taken whatever it is).
     pub dash_values: bool,
+    /// Bare words are the engine's positional arguments (else they are refused).
+    pub positionals: bool,
 }
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
@@ -98,14 +110,49 @@ pub fn argv_refs(
     out: &mut Vec<Ref>,
 ) {
     let mut i = 0;
+    let mut last: Option<String> = None;
+    // A usage synopsis (`[-o FILE] ...`) is not a command line: its bare
+    // words are notation. Values given to options (a quoted prompt) do not count.
+    let synopsis = {
+        let mut notation = false;
+        let mut skip = 0usize;
+        for w in words {
+            let Some(t) = w.text.as_deref() else { continue };
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            if t.starts_with('-') && t.parse::<f64>().is_err() && !t.contains('=') {
+                skip = takes_value(t).unwrap_or(0);
+                continue;
+            }
+            let bracketed = (t.starts_with('<') && t.ends_with('>')) || t.starts_with('[') || t.ends_with(']');
+            notation |= bracketed || t.contains("...") || t.contains('…');
+        }
+        notation
+    };
+    // After an unknown option, or one that swallowed a dash word, the next
+    // bare word is part of a finding already made.
+    let mut quiet = false;
     while i < words.len() {
         let w = &words[i];
         i += 1;
         let Some(text) = w.text.as_deref() else { continue };
-        if text == "--" {
+        if text == "--" && rules.positionals {
             break;
         }
         if !text.starts_with('-') || text == "-" || text.parse::<f64>().is_ok() {
+            // A bare word an engine without positionals refuses (a literal
+            // one only: an expansion may be anything).
+            if !rules.positionals && !synopsis && !quiet && w.var.is_none() && !text.is_empty() {
+                out.push(Ref::Stray {
+                    word: text.to_string(),
+                    span: w.span,
+                    after: last.clone(),
+                    binary: binary.cloned(),
+                });
+            }
+            quiet = false;
             continue;
         }
         if let Some((name, value)) = text.split_once('=').filter(|_| text.starts_with("--")) {
@@ -126,10 +173,8 @@ pub fn argv_refs(
             continue;
         }
         let known = takes_value(text);
-        if !text.starts_with("--") && known.is_none() {
-            // Unknown short options are not judged: too many tools share them.
-            continue;
-        }
+        last = Some(text.to_string());
+        quiet = known.is_none();
         let mut value = None;
         for k in 0..known.unwrap_or(0) {
             let Some(next) = words.get(i) else { break };
@@ -137,6 +182,7 @@ pub fn argv_refs(
             if is_flag && !rules.dash_values {
                 break;
             }
+            quiet |= is_flag;
             // The first value word is the one judged.
             if k == 0 {
                 value = Some(Value {

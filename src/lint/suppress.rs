@@ -1,7 +1,9 @@
 //! In-file suppressions: `<!-- knobs: ignore[invented-member] -->` in
 //! Markdown (the next line or block), `# knobs: ignore[KNB002]` in env and
-//! shell files (its own line when trailing, else the next line). A
-//! suppression that silences nothing, or names no rule, is reported itself.
+//! shell files and in a Markdown shell block (its own line when trailing,
+//! else the next line), and `knobs: ignore-file` (optionally with rules)
+//! anywhere in a file for the whole file. A suppression that silences
+//! nothing, or names no rule, is reported itself.
 
 use std::sync::LazyLock;
 
@@ -21,10 +23,31 @@ pub struct Suppression {
     pub last_line: usize,
 }
 
+/// `knobs: ignore-file` or `knobs: ignore-file[KNB002]` anywhere in a file:
+/// the rules silenced for the whole file (empty: every rule).
+pub fn file_directive(text: &str) -> Option<Vec<String>> {
+    static RE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"knobs:\s*ignore-file(?:\[([^\]]*)\])?").expect("valid regex"));
+    if !text.contains("ignore-file") {
+        return None;
+    }
+    let c = RE.captures(text)?;
+    Some(
+        c.get(1)
+            .map(|m| m.as_str().split(',').map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect())
+            .unwrap_or_default(),
+    )
+}
+
+/// True when a list of rule names or codes (empty: all) names `rule`.
+pub fn names(rules: &[String], rule: &crate::lint::rules::Rule) -> bool {
+    rules.is_empty() || rules.iter().any(|r| r.eq_ignore_ascii_case(rule.code) || r.eq_ignore_ascii_case(rule.name))
+}
+
 /// Reads `knobs: ignore` or `knobs: ignore[a, b]` out of a comment's text.
 pub fn directive(comment: &str) -> Option<Vec<String>> {
     static RE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"knobs:\s*ignore(?:\[([^\]]*)\])?").expect("valid regex"));
+        LazyLock::new(|| Regex::new(r"knobs:\s*ignore(?:\[([^\]]*)\])?(?:[^-\w]|$)").expect("valid regex"));
     let c = RE.captures(comment)?;
     Some(
         c.get(1)
@@ -36,6 +59,9 @@ pub fn directive(comment: &str) -> Option<Vec<String>> {
 /// Suppressions in a line-oriented file (env, shell): a trailing comment
 /// covers its own line, a comment alone on a line covers the next non-blank one.
 pub fn line_comments(text: &str) -> Vec<Suppression> {
+    if !text.contains("knobs:") {
+        return Vec::new();
+    }
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
@@ -63,6 +89,9 @@ mod tests {
         assert_eq!(directive("# knobs: ignore[KNB001, bad-value]"), Some(vec!["KNB001".into(), "bad-value".into()]));
         assert_eq!(directive("# knobs: ignore"), Some(vec![]));
         assert_eq!(directive("# knobs is great"), None);
+        assert_eq!(directive("<!-- knobs: ignore-file -->"), None, "a file directive is not a line one");
+        assert_eq!(file_directive("x\n<!-- knobs: ignore-file[KNB004] -->\n"), Some(vec!["KNB004".into()]));
+        assert_eq!(file_directive("# knobs: ignore-file\n"), Some(vec![]));
     }
 
     #[test]

@@ -19,6 +19,14 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
             "warnings": c.warnings,
             "catalog": ctx.build,
             "skipped": skipped,
+            "excluded": report.excluded,
+            // Files a folder's image pin judged against another version.
+            "pinned": report
+                .files
+                .iter()
+                .filter(|f| !ctx.build.ends_with(&format!(" {}", f.tag)))
+                .map(|f| json!({"path": f.path, "tag": f.tag}))
+                .collect::<Vec<_>>(),
         },
     });
     serde_json::to_string_pretty(&doc).map(|s| s + "\n").unwrap_or_default()

@@ -45,6 +45,27 @@ pub fn render(report: &Report, format: Format, ctx: &Context<'_>) -> String {
     }
 }
 
+/// `--statistics`: how many findings each rule has, most first.
+pub fn statistics(report: &Report) -> String {
+    use std::fmt::Write as _;
+    let mut counts: Vec<(usize, &str, &str)> = Vec::new();
+    for f in report.findings() {
+        match counts.iter_mut().find(|(_, c, _)| *c == f.code) {
+            Some(e) => e.0 += 1,
+            None => counts.push((1, f.code, f.rule)),
+        }
+    }
+    counts.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    let width = counts.first().map_or(1, |c| c.0.to_string().len());
+    let mut out = String::new();
+    for (n, code, name) in &counts {
+        let _ = writeln!(out, "{n:>width$}  {code}  {name}");
+    }
+    let total: usize = counts.iter().map(|c| c.0).sum();
+    let _ = writeln!(out, "{} in {}.", plural(total, "finding"), plural(report.files.len(), "file"));
+    out
+}
+
 /// The counts every summary quotes.
 pub(crate) struct Counts {
     pub files: usize,

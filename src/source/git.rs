@@ -94,11 +94,17 @@ fn cache_name(url: &str) -> String {
     format!("{}-{hash:016x}.git", if stem.is_empty() { "repo" } else { &stem })
 }
 
-/// A URL git2 can fetch: local paths become absolute, relative to `base`.
+/// A URL git2 can fetch: local paths become absolute, relative to `base`;
+/// scp-like `git@host:org/repo` becomes `ssh://git@host/org/repo`.
 fn fetch_url(repo: &str, base: &Path) -> String {
     let path = base.join(repo);
-    let looks_remote = repo.contains("://") || (repo.contains(':') && !path.exists());
-    if looks_remote {
+    if repo.contains("://") {
+        return repo.to_string();
+    }
+    if let Some((host, rest)) = repo.split_once(':').filter(|_| !path.exists()) {
+        if !host.contains('/') && !rest.starts_with("//") {
+            return format!("ssh://{host}/{}", rest.trim_start_matches('/'));
+        }
         return repo.to_string();
     }
     std::fs::canonicalize(&path)
@@ -106,15 +112,77 @@ fn fetch_url(repo: &str, base: &Path) -> String {
         .unwrap_or_else(|_| path.display().to_string())
 }
 
+/// Seconds a fetch may wait to connect, and for each answer
+/// (`$KNOBS_GIT_TIMEOUT`, default 30).
+pub fn timeout_secs() -> u32 {
+    std::env::var("KNOBS_GIT_TIMEOUT").ok().and_then(|v| v.parse().ok()).filter(|s| *s > 0).unwrap_or(30)
+}
+
+/// Bounds libgit2's network waits (set once, before any fetch).
+fn bound_network_waits() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let ms = i32::try_from(timeout_secs().saturating_mul(1000)).unwrap_or(i32::MAX);
+        // SAFETY: these set libgit2's global options; they run once, before
+        // any network operation of this process starts.
+        unsafe {
+            let _ = git2::opts::set_server_connect_timeout_in_milliseconds(ms);
+            let _ = git2::opts::set_server_timeout_in_milliseconds(ms);
+        }
+    });
+}
+
+/// Credentials as git finds them: the ssh agent for ssh remotes, git's
+/// credential helpers for https ones. Each is tried once.
+fn credentials(repo: &Repository) -> git2::RemoteCallbacks<'static> {
+    let config = repo.config().ok().and_then(|mut c| c.snapshot().ok()).or_else(|| git2::Config::open_default().ok());
+    let mut tried = 0u8;
+    let mut cb = git2::RemoteCallbacks::new();
+    cb.credentials(move |url, username, allowed| {
+        tried += 1;
+        if tried > 3 {
+            return Err(git2::Error::from_str(
+                "no credentials were accepted (tried the ssh agent and git's credential helpers)",
+            ));
+        }
+        if allowed.contains(git2::CredentialType::SSH_KEY) {
+            return git2::Cred::ssh_key_from_agent(username.unwrap_or("git"));
+        }
+        if allowed.contains(git2::CredentialType::USER_PASS_PLAINTEXT) {
+            if let Some(cfg) = &config {
+                if let Ok(c) = git2::Cred::credential_helper(cfg, url, username) {
+                    return Ok(c);
+                }
+            }
+        }
+        if allowed.contains(git2::CredentialType::USERNAME) {
+            return git2::Cred::username(username.unwrap_or("git"));
+        }
+        git2::Cred::default()
+    });
+    cb
+}
+
 fn fetch(repo: &Repository, url: &str, origin: &str) -> Result<(), SourceError> {
+    bound_network_waits();
     let mut remote = repo
         .remote_anonymous(url)
         .map_err(|e| SourceError::Unreachable { repo: origin.to_string(), message: e.message().to_string() })?;
     let mut opts = FetchOptions::new();
     opts.download_tags(git2::AutotagOption::All);
-    remote
-        .fetch(&["+refs/tags/*:refs/tags/*", "+refs/heads/*:refs/remotes/origin/*"], Some(&mut opts), None)
-        .map_err(|e| SourceError::Unreachable { repo: origin.to_string(), message: e.message().to_string() })
+    opts.remote_callbacks(credentials(repo));
+    let started = std::time::Instant::now();
+    remote.fetch(&["+refs/tags/*:refs/tags/*", "+refs/heads/*:refs/remotes/origin/*"], Some(&mut opts), None).map_err(
+        |e| {
+            let mut message = e.message().to_string();
+            // A wait that ran out reads as a cryptic socket error: say which.
+            let limit = u64::from(timeout_secs());
+            if started.elapsed().as_millis() + 200 >= u128::from(limit) * 1000 {
+                message.push_str(&format!(" (no answer within {limit} s; KNOBS_GIT_TIMEOUT sets the limit)"));
+            }
+            SourceError::Unreachable { repo: origin.to_string(), message }
+        },
+    )
 }
 
 fn find_tag<'r>(repo: &'r Repository, tag: &str) -> Option<git2::Commit<'r>> {
@@ -287,6 +355,14 @@ impl PinnedTree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scp_like_addresses_become_ssh_urls() {
+        let here = Path::new("/nonexistent-base");
+        assert_eq!(fetch_url("git@git.example:eng/radiance.git", here), "ssh://git@git.example/eng/radiance.git");
+        assert_eq!(fetch_url("https://git.example/eng/radiance.git", here), "https://git.example/eng/radiance.git");
+        assert_eq!(fetch_url("ssh://git@git.example:2222/eng/r.git", here), "ssh://git@git.example:2222/eng/r.git");
+    }
 
     #[test]
     fn cache_names_are_stable_and_distinct() {

@@ -42,17 +42,6 @@ impl Worktree {
         Ok(Worktree { repo, root })
     }
 
-    /// The paths of the regular files in the index.
-    pub fn staged_paths(&self) -> Result<Vec<String>, WorktreeError> {
-        let index = self.repo.index()?;
-        Ok(index
-            .iter()
-            // Regular files only: no submodules (gitlinks) or symlinks.
-            .filter(|e| e.mode & 0o170000 == 0o100000)
-            .map(|e| String::from_utf8_lossy(&e.path).into_owned())
-            .collect())
-    }
-
     /// The staged content of the index entries `wanted` accepts.
     pub fn staged(&self, wanted: &dyn Fn(&str) -> bool) -> Result<Vec<Staged>, WorktreeError> {
         let index = self.repo.index()?;
@@ -68,6 +57,25 @@ impl Worktree {
             let blob = self.repo.find_blob(entry.id)?;
             out.push(Staged { path, bytes: blob.content().to_vec() });
         }
+        Ok(out)
+    }
+
+    /// Paths (relative to the root) this commit changes: added or modified
+    /// in the index against HEAD (every staged file before the first commit).
+    pub fn staged_changes(&self) -> Result<Vec<String>, WorktreeError> {
+        let head = self.repo.head().ok().and_then(|h| h.peel_to_tree().ok());
+        let index = self.repo.index()?;
+        let diff = self.repo.diff_tree_to_index(head.as_ref(), Some(&index), None)?;
+        let mut out: Vec<String> = diff
+            .deltas()
+            .filter(|d| !matches!(d.status(), git2::Delta::Deleted))
+            .filter(|d| {
+                d.new_file().mode() == git2::FileMode::Blob || d.new_file().mode() == git2::FileMode::BlobExecutable
+            })
+            .filter_map(|d| d.new_file().path().map(|p| p.to_string_lossy().replace('\\', "/")))
+            .collect();
+        out.sort();
+        out.dedup();
         Ok(out)
     }
 

@@ -106,3 +106,36 @@ pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
         stderr: String::from_utf8_lossy(&err).into_owned(),
     }
 }
+
+/// A temporary folder holding the given files.
+pub fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for (name, body) in files {
+        let p = tmp.path().join(name);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, body).expect("write");
+    }
+    tmp
+}
+
+/// Runs the built binary with `stdin` as standard input.
+pub fn knobs_with_stdin(cwd: &Path, args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_knobs"))
+        .args(args)
+        .current_dir(cwd)
+        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run knobs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let out = child.wait_with_output().expect("wait");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}

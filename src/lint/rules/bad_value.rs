@@ -40,5 +40,6 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         span,
         message: format!("`{bad}` is not a valid value for {what}"),
         help: Some(help),
+        fix: None,
     });
 }

@@ -42,6 +42,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 span: *span,
                 message: format!("`{name}=…` is not a flag of {}: it takes no `=` form", ctx.build()),
                 help: Some(format!("write `{name} VALUE`, two words")),
+                fix: None,
             });
         }
         return;
@@ -63,6 +64,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             Some(n) => format!("did you mean `{n}`?"),
             None => format!("`knobs flags --version {}` lists the flags this build accepts", ctx.catalog.source.tag),
         }),
+        fix: None,
     });
 }
 

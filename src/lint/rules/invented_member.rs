@@ -50,7 +50,13 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     if let Some(why) = consumed_flag(&bad, flag, ctx) {
         help = format!("{why}; {help}");
     }
-    out.push(Violation { rule: &RULE, span, message: format!("`{bad}` is not a member of {what}"), help: Some(help) });
+    out.push(Violation {
+        rule: &RULE,
+        span,
+        message: format!("`{bad}` is not a member of {what}"),
+        help: Some(help),
+        fix: None,
+    });
 }
 
 fn short(commit: &str) -> &str {

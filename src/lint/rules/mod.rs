@@ -7,6 +7,7 @@ mod bad_value;
 mod invented_flag;
 mod invented_member;
 mod removed_flag;
+mod stray_argument;
 mod unknown_env_knob;
 mod unknown_metric;
 mod unknown_suppression;
@@ -88,6 +89,7 @@ pub static RULES: &[&Rule] = &[
     &unused_suppression::RULE,
     &unknown_suppression::RULE,
     &wrong_binary::RULE,
+    &stray_argument::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.
@@ -105,6 +107,8 @@ pub struct Violation {
     pub span: Span,
     pub message: String,
     pub help: Option<String>,
+    /// The one right rewrite of `span`, when there is one (`--fix`).
+    pub fix: Option<String>,
 }
 
 impl PartialEq for Rule {

@@ -47,7 +47,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name))
             }
         },
-        Ref::Metric { .. } => return,
+        Ref::Metric { .. } | Ref::Stray { .. } => return,
     };
     // Still parsed by the pinned build, but always refused.
     if let Some(f) = ctx.flag(&name) {
@@ -57,6 +57,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 span,
                 message: format!("{what} was removed from {}: it is refused at start-up", ctx.build()),
                 help: Some(format!("the source says: {why}")),
+                fix: None,
             });
         }
         return;
@@ -70,13 +71,20 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         .iter()
         .find_map(|old| diff(old, ctx.catalog).flags_renamed.into_iter().find(|r| r.from == name).map(|r| r.to));
     let mut help = format!("it exists in {} {}", ctx.catalog.source.engine, tags.join(", "));
-    if let Some(to) = renamed {
+    if let Some(to) = &renamed {
         help.push_str(&format!("; {} calls it `{to}`", ctx.catalog.source.tag));
     }
+    // A renamed flag written in argv has one right rewrite; an env key's
+    // new name depends on the serve script, so it is not rewritten.
+    let fix = match r {
+        Ref::Flag { .. } => renamed,
+        _ => None,
+    };
     out.push(Violation {
         rule: &RULE,
         span,
         message: format!("{what} is not a flag of {}", ctx.build()),
         help: Some(help),
+        fix,
     });
 }

@@ -61,6 +61,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             span: *span,
             message: format!("`{key}` sets no flag of {}", ctx.build()),
             help: Some(format!("did you mean `{prefix}{near}` (`{flag}`)?")),
+            fix: None,
         });
     };
     if !ctx.profile.env.convention {

@@ -45,6 +45,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 span: *span,
                 message: format!("`{name}` matches no metric {} exports", ctx.build()),
                 help: Some(format!("`knobs catalog show {}` lists the metrics", ctx.catalog.source.tag)),
+                fix: None,
             });
         }
         return;
@@ -77,5 +78,6 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         span: *span,
         message: format!("`{name}` is not exported by {}", ctx.build()),
         help,
+        fix: None,
     });
 }

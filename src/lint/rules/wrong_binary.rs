@@ -53,5 +53,6 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         } else {
             format!("accepted by {}{more}", shown.join(", "))
         }),
+        fix: None,
     });
 }

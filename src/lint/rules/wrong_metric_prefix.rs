@@ -45,5 +45,6 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         span: *span,
         message: format!("`{name}` is exported as `{right}`"),
         help: ctx.profile.metrics.pair_hint.clone(),
+        fix: Some(right.clone()),
     });
 }

@@ -49,6 +49,35 @@ pub fn image_pins(text: &str, commands: &Commands, span: &dyn Fn(usize, usize) -
     }
 }
 
+/// Env lines among shell code: a line that is only an assignment to an
+/// upper-case key (`export CHECKPOINT_POLICY=tip-only`, `MAX_SEQS=2`), not
+/// one that prefixes a command (`KEY=v radiance …`).
+pub fn assignment_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, _ctx: &ScanCtx<'_>, out: &mut Scan) {
+    static ALONE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^(\s*(?:export\s+)?)([A-Z][A-Z0-9_]*)=("[^"]*"|'[^']*'|[^\s;&|]*)\s*(?:#.*)?$"#)
+            .expect("valid regex")
+    });
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let Some(c) = ALONE.captures(content) else { continue };
+        let (Some(key), Some(raw)) = (c.get(2), c.get(3)) else { continue };
+        let (value, vs, ve) = value_of(raw.as_str());
+        let value = (!value.is_empty()).then(|| Value {
+            text: Some(value.clone()),
+            span: span(start + raw.start() + vs, start + raw.start() + ve),
+            var: None,
+        });
+        out.refs.push(Ref::Env {
+            key: key.as_str().to_string(),
+            span: span(start + key.start(), start + key.end()),
+            value,
+        });
+    }
+}
+
 /// Scans an env file.
 pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let idx = LineIndex::new(text);

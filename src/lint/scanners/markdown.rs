@@ -62,6 +62,29 @@ fn console_commands(text: &str) -> String {
     out
 }
 
+/// A shell block with prompts (`$ radiance …`) is a transcript: its
+/// commands are the prompted lines; a block with none is all code.
+fn prompted_commands(text: &str) -> std::borrow::Cow<'_, str> {
+    let prompted = text.lines().any(|l| {
+        let t = l.trim_start();
+        t.starts_with("$ ") || t.starts_with("% ")
+    });
+    if prompted {
+        std::borrow::Cow::Owned(console_commands(text))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// `KEY=value` lines standing alone in a shell block (an env file shown in
+/// a runbook) are env lines.
+fn env_lines(code: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    if !code.contains('=') {
+        return;
+    }
+    env::assignment_lines(code, span, ctx, out);
+}
+
 pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let idx = LineIndex::new(text);
     let file_span = |s: usize, e: usize| idx.span(text, s, e);
@@ -140,10 +163,26 @@ fn claim(pending: &mut Vec<Suppression>, idx: &LineIndex, text: &str, range: &Ra
 
 fn code_block(lang: &str, m: &Mapped, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let span = |s: usize, e: usize| idx.span(text, m.file_offset(s), m.file_offset(e));
+    let shell_block = |code: &str, out: &mut Scan| {
+        // `# knobs: ignore[…]` in the block, on the block's lines in the file.
+        let first = idx.position(text, m.file_offset(0)).0;
+        for mut s in suppress::line_comments(&m.text) {
+            for l in [&mut s.span.line, &mut s.span.end_line, &mut s.first_line, &mut s.last_line] {
+                *l += first - 1;
+            }
+            out.suppressions.push(s);
+        }
+        // Only a block that may run the engine is worth a shell parse.
+        if ctx.commands.mentioned_in(code) {
+            shell::scan(code, &span, ctx, out);
+        }
+        env_lines(code, &span, ctx, out);
+    };
     match lang {
-        "" | "bash" | "sh" | "shell" | "zsh" | "ksh" => shell::scan(&m.text, &span, ctx, out),
+        // A prompt is a prompt in every shell block: `$ radiance …`.
+        "" | "bash" | "sh" | "shell" | "zsh" | "ksh" => shell_block(&prompted_commands(&m.text), out),
         "console" | "shell-session" | "shellsession" | "terminal" | "sh-session" => {
-            shell::scan(&console_commands(&m.text), &span, ctx, out)
+            shell_block(&console_commands(&m.text), out)
         }
         "env" | "dotenv" => {
             env::scan_text(&m.text, &span, ctx, out);

@@ -22,11 +22,27 @@ pub struct Commands {
     profile: Profile,
     /// Binaries and serve scripts named in knobs.toml: every option is theirs.
     extra: Vec<String>,
+    /// Finds any word that may start an engine command line (a pre-filter).
+    needles: aho_corasick::AhoCorasick,
 }
 
 impl Commands {
     pub fn new(profile: &Profile, extra: Vec<String>) -> Commands {
-        Commands { profile: profile.clone(), extra }
+        let mut words: Vec<String> = profile.commands.iter().filter(|c| !c.foreign).map(|c| c.name.clone()).collect();
+        words.extend(profile.images.names.iter().cloned());
+        words.extend(extra.iter().cloned());
+        words.retain(|w| !w.is_empty());
+        let needles = aho_corasick::AhoCorasick::new(&words).unwrap_or_else(|_| {
+            // Only a pattern set too large to build fails; then everything matches.
+            aho_corasick::AhoCorasick::new([""]).expect("the empty pattern")
+        });
+        Commands { profile: profile.clone(), extra, needles }
+    }
+
+    /// True when `text` names a command or image that runs the engine: only
+    /// such text can hold the engine's argv.
+    pub fn mentioned_in(&self, text: &str) -> bool {
+        self.needles.is_match(text)
     }
 
     /// How a command (by basename) runs the engine, given the word after it.
@@ -102,7 +118,11 @@ pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
     let commands = Commands::new(&profile, vec![]);
     let metrics = metrics::Matcher::new(&profile.metrics.prefixes);
     let tv = |_: &str| None;
-    let ctx =
-        ScanCtx { commands: &commands, takes_value: &tv, argv: ArgvRules { dash_values: false }, metrics: &metrics };
+    let ctx = ScanCtx {
+        commands: &commands,
+        takes_value: &tv,
+        argv: ArgvRules { dash_values: false, positionals: true },
+        metrics: &metrics,
+    };
     f(&ctx)
 }

@@ -1,0 +1,124 @@
+//! `--fix` and `--diff`: rewrite what has one right answer — a flag renamed
+//! between catalogued versions, a metric under the wrong prefix. A finding
+//! with several possible answers (an invented member) has no fix. Files are
+//! rewritten atomically, keeping their mode; `--diff` prints the rewrite as
+//! a unified diff and changes nothing.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::source::Source;
+use super::span::LineIndex;
+use super::{FileReport, Report};
+
+/// One replacement, as byte offsets into a file's text.
+struct Edit {
+    start: usize,
+    end: usize,
+    text: String,
+}
+
+fn byte_of(text: &str, idx: &LineIndex, line: usize, col: usize) -> usize {
+    let start = idx.line_start(line);
+    let rest = text.get(start..).unwrap_or("");
+    start + rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len(), |(i, _)| i)
+}
+
+/// The file's text with every fix applied, and how many were.
+fn fixed(file: &FileReport, text: &str) -> (String, usize) {
+    let idx = LineIndex::new(text);
+    let mut edits: Vec<Edit> = file
+        .findings
+        .iter()
+        .filter_map(|f| {
+            let replacement = f.fix.clone()?;
+            let start = byte_of(text, &idx, f.span.line, f.span.column);
+            let end = byte_of(text, &idx, f.span.end_line, f.span.end_column).max(start);
+            Some(Edit { start, end, text: replacement })
+        })
+        .collect();
+    edits.sort_by_key(|e| (e.start, e.end));
+    // Overlapping edits cannot both be right: keep the first.
+    let mut kept: Vec<Edit> = Vec::new();
+    for e in edits {
+        if kept.last().is_none_or(|k| e.start >= k.end) {
+            kept.push(e);
+        }
+    }
+    let mut out = text.to_string();
+    for e in kept.iter().rev() {
+        out.replace_range(e.start..e.end, &e.text);
+    }
+    (out, kept.len())
+}
+
+/// A unified diff of two texts that differ only within lines.
+fn diff(path: &str, old: &str, new: &str) -> String {
+    let mut out = format!("--- a/{path}\n+++ b/{path}\n");
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    for (i, (o, n)) in old_lines.iter().zip(&new_lines).enumerate() {
+        if o != n {
+            out.push_str(&format!("@@ -{0},1 +{0},1 @@\n-{o}", i + 1));
+            if !o.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+            out.push_str(&format!("+{n}"));
+            if !n.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
+/// Applies (or, with `preview`, prints) the fixes of a report; returns how
+/// many findings were fixed.
+pub fn apply(
+    report: &Report,
+    source: &dyn Source,
+    root: &Path,
+    preview: bool,
+    out: &mut dyn Write,
+) -> std::io::Result<usize> {
+    let mut total = 0;
+    for file in &report.files {
+        if !file.findings.iter().any(|f| f.fix.is_some()) {
+            continue;
+        }
+        // The text as it was linted; the file is re-read to make sure it has
+        // not changed since.
+        let Some(linted) = file.text.as_deref() else { continue };
+        match source.read(Path::new(&file.path)) {
+            Ok(now) if now.text == linted => {}
+            _ => {
+                writeln!(out, "note: {} changed while it was linted; not fixed", file.path)?;
+                continue;
+            }
+        }
+        let (new, n) = fixed(file, linted);
+        if n == 0 {
+            continue;
+        }
+        total += n;
+        if preview {
+            out.write_all(diff(&file.path, linted, &new).as_bytes())?;
+        } else {
+            write_keeping_mode(&root.join(&file.path), &new)?;
+        }
+    }
+    Ok(total)
+}
+
+/// Rewrites a file atomically (a temporary file renamed over it) with the
+/// mode it had.
+fn write_keeping_mode(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let perms = std::fs::metadata(path)?.permissions();
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    std::fs::set_permissions(tmp.path(), perms)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

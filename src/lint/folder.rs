@@ -1,0 +1,117 @@
+//! A folder's context — its env trio — computed once per folder: the env
+//! variables its serve scripts pass to flags (`--max-num-seqs
+//! "${MAX_SEQS:-2}"` maps `MAX_SEQS`), and the engine version its env files
+//! pin (`…/radiance:1.0.13`). The pin applies to every file in the folder:
+//! runbook, serve script and env files are judged against the same build.
+//! The texts read here are kept, so no file is read twice.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::source::{Source, Text};
+use super::span::Span;
+use super::{scan, scanners, Settings};
+use crate::walk::{classify, FileKind};
+
+/// What a folder's env files and serve scripts say.
+#[derive(Debug, Default)]
+pub struct Folder {
+    /// Env variable → the flag a serve script passes it to.
+    pub env_flags: HashMap<String, String>,
+    /// Versions the folder's env files pin (first wins), with the file that pins.
+    pub pins: Vec<(String, PathBuf)>,
+    /// Said once for the folder: a pin to a version with no catalogue.
+    pub note: Option<String>,
+    /// Texts read for the context, by path, for the lint to reuse.
+    texts: Mutex<HashMap<PathBuf, Result<Text, String>>>,
+}
+
+impl Folder {
+    /// A text this folder's context already read (taken: each is linted once).
+    pub fn take(&self, path: &Path) -> Option<Result<Text, String>> {
+        self.texts.lock().ok()?.remove(path)
+    }
+}
+
+/// Folder contexts, built on first use by whichever thread gets there.
+#[derive(Default)]
+pub struct Folders {
+    cells: HashMap<PathBuf, OnceLock<Arc<Folder>>>,
+}
+
+impl Folders {
+    /// The notes of every folder built, in folder order.
+    pub fn notes(&self) -> Vec<String> {
+        let mut dirs: Vec<&PathBuf> = self.cells.keys().collect();
+        dirs.sort();
+        dirs.into_iter().filter_map(|d| self.cells[d].get().and_then(|f| f.note.clone())).collect()
+    }
+}
+
+impl Folders {
+    /// One cell per folder that holds a file to lint.
+    pub fn new<'p>(files: impl Iterator<Item = &'p Path>) -> Folders {
+        let mut cells = HashMap::new();
+        for f in files {
+            cells.entry(f.parent().map(Path::to_path_buf).unwrap_or_default()).or_insert_with(OnceLock::new);
+        }
+        Folders { cells }
+    }
+
+    /// The context of the folder holding `path`.
+    pub fn of(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Arc<Folder> {
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        match self.cells.get(&dir) {
+            Some(cell) => cell.get_or_init(|| Arc::new(build(path, settings, source))).clone(),
+            None => Arc::new(build(path, settings, source)),
+        }
+    }
+}
+
+fn build(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Folder {
+    let mut folder = Folder::default();
+    // Only env files and scripts matter; judge by name (an extension-less
+    // file may still be a script) so nothing else in the folder is read.
+    let by_name = |p: &Path| classify(p, &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown);
+    let siblings = source.siblings(path, &by_name);
+    // A folder with no env file (the linted one included) has no trio.
+    let is_env = |p: &Path| classify(p, &settings.env_files, b"").is_some_and(|k| k == FileKind::Env);
+    if !is_env(path) && !siblings.iter().any(|p| is_env(p)) {
+        return folder;
+    }
+    let mut texts = HashMap::new();
+    for p in siblings {
+        let read = source.read(&p);
+        if let Ok(t) = &read {
+            match classify(&p, &settings.env_files, t.text.as_bytes()) {
+                Some(FileKind::Shell) => {
+                    for (var, flag) in scan(&t.text, FileKind::Shell, settings, settings.catalog).env_flags {
+                        folder.env_flags.entry(var).or_insert(flag);
+                    }
+                }
+                Some(FileKind::Env) => {
+                    let mut pins = Vec::new();
+                    scanners::env::image_pins(&t.text, &settings.commands, &|_, _| Span::default(), &mut pins);
+                    folder.pins.extend(pins.into_iter().map(|(tag, _)| (tag, p.clone())));
+                }
+                _ => {}
+            }
+        }
+        texts.insert(p, read);
+    }
+    folder.texts = Mutex::new(texts);
+    if let Some((pin, by)) = folder.pins.first() {
+        if !settings.all.iter().any(|c| crate::catalog::store::same_tag(&c.source.tag, pin)) {
+            let dir = path.parent().map(|d| d.display().to_string()).unwrap_or_default();
+            folder.note = Some(format!(
+                "{} pins {} {pin}, which has no catalogue: the files in {} are judged against {} instead (run `knobs sync --tag {pin}`)",
+                by.display(),
+                settings.catalog.source.engine,
+                if dir.is_empty() { ".".to_string() } else { dir },
+                settings.catalog.source.tag
+            ));
+        }
+    }
+    folder
+}

@@ -1,0 +1,53 @@
+//! Reports a bare word in the argv of an engine that takes no positional
+//! arguments.
+//!
+//! ## What it does
+//! Where the engine's profile says every argv word is an option or an
+//! option's value (llama.cpp's parser), reports a word that is neither: the
+//! binary refuses it at start-up. It is most often a second value given to
+//! an option that takes one (`--lora-scaled FILE 0.5`, whose value is
+//! `FILE:SCALE`), or a value given to a switch.
+//!
+//! ## Why is this bad?
+//! The command line reads as right and fails with "invalid argument", or —
+//! where the option before it changed arity between builds — the meaning
+//! shifted silently.
+//!
+//! ## Example
+//! ```sh
+//! llama-cli -m model.gguf --lora-scaled adapter.gguf 0.5
+//! ```
+//! Use instead:
+//! ```sh
+//! llama-cli -m model.gguf --lora-scaled adapter.gguf:0.5
+//! ```
+
+use super::{Ctx, Rule, Severity, Violation};
+use crate::lint::refs::Ref;
+
+pub const RULE: Rule = Rule {
+    code: "KNB011",
+    name: "stray-argument",
+    severity: Severity::Error,
+    source: include_str!("stray_argument.rs"),
+    check,
+};
+
+fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Ref::Stray { word, span, after, binary } = r else { return };
+    let what = binary.as_ref().map_or_else(|| ctx.catalog.source.engine.clone(), |b| b.command.clone());
+    let help = match after.as_deref().and_then(|a| ctx.flag(a).map(|f| (a, f))) {
+        Some((a, f)) if f.values() == 0 => format!("`{a}` takes no value"),
+        Some((a, f)) if !f.metavar.is_empty() => {
+            format!("`{a}` takes {} value{}: `{}`", f.values(), if f.values() == 1 { "" } else { "s" }, f.metavar)
+        }
+        _ => "quote it if it belongs to the option before it".to_string(),
+    };
+    out.push(Violation {
+        rule: &RULE,
+        span: *span,
+        message: format!("`{word}` is not an option of {what}: {} takes no positional arguments", ctx.build()),
+        help: Some(help),
+        fix: None,
+    });
+}
