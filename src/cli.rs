@@ -91,7 +91,7 @@ pub enum FailOn {
 
 #[derive(Debug, Args)]
 pub struct LintArgs {
-    /// Files or folders to lint
+    /// Files or folders to lint; `-` reads one file from standard input (with --stdin-filename)
     #[arg(default_value = ".")]
     pub paths: Vec<PathBuf>,
     /// Output format
