@@ -225,6 +225,19 @@ pub enum Verdict {
 /// its words and otherwise the kind; a comma list is judged part by part.
 pub fn judge(flag: &Flag, value: &str) -> Verdict {
     let closed = flag.members_from.as_ref().is_some_and(|m| m.closed);
+    // A plain value (one part, no list, nothing to trim) that is a member or
+    // fits the kind is fine whatever else holds: the usual case, decided
+    // without splitting.
+    let mixed = value.contains(['→', '"', '\'', '`', ' ', '\t']) || value.contains("->");
+    let split = mixed || (flag.list && value.contains(','));
+    let plain = !split;
+    if plain
+        && !value.is_empty()
+        && (flag.members.iter().any(|m| m == value)
+            || (!(flag.kind == Kind::Enum && closed) && fits_kind(flag.kind, value)))
+    {
+        return Verdict::Fine;
+    }
     for part in value_parts(value) {
         if is_placeholder(part, flag) {
             continue;

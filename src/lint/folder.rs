@@ -9,9 +9,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::scanners::Scan;
 use super::source::{Source, Text};
 use super::span::Span;
 use super::{scan, scanners, Settings};
+use crate::catalog::model::Catalog;
+use crate::catalog::store::same_tag;
 use crate::walk::{classify, FileKind};
 
 /// What a folder's env files and serve scripts say.
@@ -23,14 +26,26 @@ pub struct Folder {
     pub pins: Vec<(String, PathBuf)>,
     /// Said once for the folder: a pin to a version with no catalogue.
     pub note: Option<String>,
-    /// Texts read for the context, by path, for the lint to reuse.
-    texts: Mutex<HashMap<PathBuf, Result<Text, String>>>,
+    /// Texts read (and scripts scanned) for the context, by path, for the
+    /// lint to reuse.
+    texts: Mutex<HashMap<PathBuf, Read>>,
 }
+
+/// A file the folder's context read: its text, and its scan when it was
+/// scanned against the folder's catalogue.
+pub type Read = (Result<Text, String>, Option<Scan>);
 
 impl Folder {
     /// A text this folder's context already read (taken: each is linted once).
-    pub fn take(&self, path: &Path) -> Option<Result<Text, String>> {
+    pub fn take(&self, path: &Path) -> Option<Read> {
         self.texts.lock().ok()?.remove(path)
+    }
+
+    /// The catalogue the folder's files are judged against: its pin's, or
+    /// the run's.
+    pub fn catalog<'a>(&self, settings: &Settings<'a>) -> &'a Catalog {
+        let pinned = self.pins.first().and_then(|(pin, _)| settings.all.iter().find(|c| same_tag(&c.source.tag, pin)));
+        pinned.unwrap_or(settings.catalog)
     }
 }
 
@@ -80,25 +95,34 @@ fn build(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Folder {
     if !is_env(path) && !siblings.iter().any(|p| is_env(p)) {
         return folder;
     }
-    let mut texts = HashMap::new();
-    for p in siblings {
-        let read = source.read(&p);
-        if let Ok(t) = &read {
-            match classify(&p, &settings.env_files, t.text.as_bytes()) {
-                Some(FileKind::Shell) => {
-                    for (var, flag) in scan(&t.text, FileKind::Shell, settings, settings.catalog).env_flags {
-                        folder.env_flags.entry(var).or_insert(flag);
-                    }
-                }
-                Some(FileKind::Env) => {
-                    let mut pins = Vec::new();
-                    scanners::env::image_pins(&t.text, &settings.commands, &|_, _| Span::default(), &mut pins);
-                    folder.pins.extend(pins.into_iter().map(|(tag, _)| (tag, p.clone())));
-                }
-                _ => {}
-            }
+    // Env files first: their pin picks the catalogue the scripts are read with.
+    let read: Vec<(PathBuf, Result<Text, String>, Option<FileKind>)> = siblings
+        .into_iter()
+        .map(|p| {
+            let read = source.read(&p);
+            let kind = read.as_ref().ok().and_then(|t| classify(&p, &settings.env_files, t.text.as_bytes()));
+            (p, read, kind)
+        })
+        .collect();
+    for (p, read, kind) in &read {
+        if let (Ok(t), Some(FileKind::Env)) = (read, kind) {
+            let mut pins = Vec::new();
+            scanners::env::image_pins(&t.text, &settings.commands, &|_, _| Span::default(), &mut pins);
+            folder.pins.extend(pins.into_iter().map(|(tag, _)| (tag, p.clone())));
         }
-        texts.insert(p, read);
+    }
+    let catalog = folder.catalog(settings);
+    let mut texts = HashMap::new();
+    for (p, read, kind) in read {
+        let mut scanned = None;
+        if let (Ok(t), Some(FileKind::Shell)) = (&read, kind) {
+            let s = scan(&t.text, FileKind::Shell, settings, catalog);
+            for (var, flag) in &s.env_flags {
+                folder.env_flags.entry(var.clone()).or_insert_with(|| flag.clone());
+            }
+            scanned = Some(s);
+        }
+        texts.insert(p, (read, scanned));
     }
     folder.texts = Mutex::new(texts);
     if let Some((pin, by)) = folder.pins.first() {

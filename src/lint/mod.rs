@@ -20,7 +20,6 @@ use serde::Serialize;
 use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
 use crate::catalog::query;
-use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
 use folder::{Folder, Folders};
 use refs::{ArgvRules, Ref};
@@ -180,21 +179,30 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
 }
 
 /// Lints one file, `path` as shown to the user, in its folder's context.
-pub fn lint_file(path: &Path, text: Text, kind: FileKind, settings: &Settings<'_>, folder: &Folder) -> FileReport {
+/// `scanned` is the file's scan when its folder's context already made it.
+pub fn lint_file(
+    path: &Path,
+    text: Text,
+    kind: FileKind,
+    settings: &Settings<'_>,
+    folder: &Folder,
+    scanned: Option<Scan>,
+) -> FileReport {
     let shown = path.display().to_string();
     let mut notes: Vec<String> = text.note.iter().map(|n| format!("{shown}: {n}")).collect();
     // The folder's pin picks the catalogue (a pin without one: the folder's note).
-    let pinned = folder.pins.first().and_then(|(pin, _)| settings.all.iter().find(|c| same_tag(&c.source.tag, pin)));
-    let catalog = pinned.unwrap_or(settings.catalog);
+    let catalog = folder.catalog(settings);
     let text = text.text;
-    let scan = scan(&text, kind, settings, catalog);
+    let scan = scanned.unwrap_or_else(|| scan(&text, kind, settings, catalog));
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
     let ctx = Ctx { profile: settings.profile, catalog, all: settings.all, env_flags: &folder.env_flags };
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     let mut violations: Vec<Violation> = Vec::new();
     for r in &scan.refs {
+        // Each reference is resolved against the catalogue once, for every rule.
+        let subject = rules::Subject::new(r, &ctx);
         for rule in &active {
-            (rule.check)(r, &ctx, &mut violations);
+            (rule.check)(&subject, &ctx, &mut violations);
         }
     }
     let file_off = suppress::file_directive(&text);
@@ -276,9 +284,11 @@ pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Source, settings: 
         .par_iter()
         .map(|(rel, kind)| {
             let folder = folders.of(rel, settings, source);
-            let read = folder.take(rel).unwrap_or_else(|| source.read(rel));
+            let (read, scanned) = folder.take(rel).unwrap_or_else(|| (source.read(rel), None));
+            // A scan made as another kind (by name, not by content) is not reused.
+            let scanned = scanned.filter(|_| *kind == FileKind::Shell);
             match read {
-                Ok(text) => Ok(lint_file(rel, text, *kind, settings, &folder)),
+                Ok(text) => Ok(lint_file(rel, text, *kind, settings, &folder, scanned)),
                 Err(reason) => Err(Skipped { path: rel.clone(), reason }),
             }
         })

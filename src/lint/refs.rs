@@ -85,7 +85,10 @@ pub struct Word {
     /// For `${X:-d}` / `$X`: the variable and its default.
     pub var: Option<String>,
     pub default: Option<String>,
-    pub span: Span,
+    /// Byte range in the scanned text; its span is computed only when a
+    /// reference is made of it.
+    pub start: usize,
+    pub end: usize,
 }
 
 /// How many value words a flag takes, from the catalogue (`None`: unknown flag).
@@ -107,6 +110,7 @@ pub fn argv_refs(
     takes_value: TakesValue<'_>,
     rules: ArgvRules,
     binary: Option<&std::sync::Arc<Binary>>,
+    span: &dyn Fn(usize, usize) -> Span,
     out: &mut Vec<Ref>,
 ) {
     let mut i = 0;
@@ -147,7 +151,7 @@ pub fn argv_refs(
             if !rules.positionals && !synopsis && !quiet && w.var.is_none() && !text.is_empty() {
                 out.push(Ref::Stray {
                     word: text.to_string(),
-                    span: w.span,
+                    span: span(w.start, w.end),
                     after: last.clone(),
                     binary: binary.cloned(),
                 });
@@ -156,9 +160,10 @@ pub fn argv_refs(
             continue;
         }
         if let Some((name, value)) = text.split_once('=').filter(|_| text.starts_with("--")) {
-            let name_end = w.span.col + name.chars().count();
-            let span = Span { end_line: w.span.line, end_col: name_end, ..w.span };
-            let vspan = Span { col: name_end + 1, ..w.span };
+            let wspan = span(w.start, w.end);
+            let name_end = wspan.col + name.chars().count();
+            let span = Span { end_line: wspan.line, end_col: name_end, ..wspan };
+            let vspan = Span { col: name_end + 1, ..wspan };
             // `--x=$V`: the value is the expansion's default, if any.
             let text = if w.var.is_some() { w.default.clone() } else { Some(value.to_string()) };
             let value = Value { text, span: vspan, var: w.var.clone() };
@@ -187,7 +192,7 @@ pub fn argv_refs(
             if k == 0 {
                 value = Some(Value {
                     text: next.text.clone().or_else(|| next.default.clone()),
-                    span: next.span,
+                    span: span(next.start, next.end),
                     var: next.var.clone(),
                 });
             }
@@ -195,7 +200,7 @@ pub fn argv_refs(
         }
         out.push(Ref::Flag {
             name: text.to_string(),
-            span: w.span,
+            span: span(w.start, w.end),
             value,
             site: FlagSite::Argv,
             binary: binary.cloned(),

@@ -31,7 +31,8 @@ pub struct Disk {
 impl Source for Disk {
     fn read(&self, path: &Path) -> Result<Text, String> {
         let path = self.cwd.join(path);
-        let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read: {e}"))?;
+        let file = std::fs::File::open(&path).map_err(|e| format!("cannot read: {e}"))?;
+        let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
         if !meta.is_file() {
             return Err("not a regular file".into());
         }
@@ -40,10 +41,8 @@ impl Source for Disk {
         }
         // Read at most the cap (the file may grow while it is read).
         use std::io::Read;
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-        std::fs::File::open(&path)
-            .and_then(|f| f.take(self.max_file_size + 1).read_to_end(&mut bytes))
-            .map_err(|e| format!("cannot read: {e}"))?;
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0) + 1);
+        file.take(self.max_file_size + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
         decode(bytes, self.max_file_size)
     }
 
@@ -84,7 +83,7 @@ pub fn decode(bytes: Vec<u8>, max: u64) -> Result<Text, String> {
     if bytes.len() as u64 > max {
         return Err(format!("larger than {max} bytes"));
     }
-    if bytes.iter().take(8192).any(|b| *b == 0) {
+    if memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some() {
         return Err("binary (it holds NUL bytes)".into());
     }
     match String::from_utf8(bytes) {

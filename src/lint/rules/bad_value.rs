@@ -21,24 +21,23 @@
 //! BUSY_PREFILL_CHUNK=auto
 //! ```
 
-use super::{consumed_flag, flag_and_value, Ctx, Rule, Severity, Violation};
-use crate::catalog::query::{judge, kind_phrase, Verdict};
-use crate::lint::refs::Ref;
+use super::{consumed_flag, Ctx, Rule, Severity, Subject, Violation};
+use crate::catalog::query::{kind_phrase, Verdict};
 
 pub const RULE: Rule =
     Rule { code: "KNB003", name: "bad-value", severity: Severity::Error, source: include_str!("bad_value.rs"), check };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
-    let Some((flag, value, span, what)) = flag_and_value(r, ctx) else { return };
-    let Verdict::WrongKind(bad) = judge(flag, &value) else { return };
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Verdict::WrongKind(bad) = &s.verdict else { return };
+    let Some((flag, _, span)) = s.setting() else { return };
     let mut help = format!("`{}` takes {} ({})", flag.name, kind_phrase(flag), flag.kind.as_str());
-    if let Some(why) = consumed_flag(&bad, flag, ctx) {
+    if let Some(why) = consumed_flag(bad, flag, ctx) {
         help = format!("{why}; {help}");
     }
     out.push(Violation {
         rule: &RULE,
         span,
-        message: format!("`{bad}` is not a valid value for {what}"),
+        message: format!("`{bad}` is not a valid value for {}", s.written()),
         help: Some(help),
         fix: None,
     });

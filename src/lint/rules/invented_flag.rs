@@ -20,7 +20,7 @@
 //! radiance --prefill-interleave 1
 //! ```
 
-use super::{Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{flag_names, suggest, suggest_within};
 use crate::lint::refs::{FlagSite, Ref};
 
@@ -32,9 +32,10 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let r = s.r;
     let Ref::Flag { name, span, site, joined, .. } = r else { return };
-    if ctx.flag(name).is_some() {
+    if s.flag.is_some() {
         // `--x=v` is one unknown word to an engine that takes no `=` form.
         if *joined && *site == FlagSite::Argv && !ctx.profile.argv.equals {
             out.push(Violation {

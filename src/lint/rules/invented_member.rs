@@ -20,9 +20,8 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{consumed_flag, flag_and_value, Ctx, Rule, Severity, Violation};
-use crate::catalog::query::{judge, members_list, suggest, Verdict};
-use crate::lint::refs::Ref;
+use super::{consumed_flag, Ctx, Rule, Severity, Subject, Violation};
+use crate::catalog::query::{members_list, suggest, Verdict};
 
 pub const RULE: Rule = Rule {
     code: "KNB002",
@@ -32,9 +31,9 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
-    let Some((flag, value, span, what)) = flag_and_value(r, ctx) else { return };
-    let Verdict::NotMember(bad) = judge(flag, &value) else { return };
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Verdict::NotMember(bad) = &s.verdict else { return };
+    let Some((flag, _, span)) = s.setting() else { return };
     let mut help = format!("{} accepts {}", ctx.build(), members_list(flag));
     if let Some(from) = &flag.members_from {
         help.push_str(&format!(
@@ -44,16 +43,16 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             short(&ctx.catalog.source.commit)
         ));
     }
-    if let Some(n) = suggest(&bad, flag.members.iter().map(String::as_str)) {
+    if let Some(n) = suggest(bad, flag.members.iter().map(String::as_str)) {
         help = format!("did you mean `{n}`? {help}");
     }
-    if let Some(why) = consumed_flag(&bad, flag, ctx) {
+    if let Some(why) = consumed_flag(bad, flag, ctx) {
         help = format!("{why}; {help}");
     }
     out.push(Violation {
         rule: &RULE,
         span,
-        message: format!("`{bad}` is not a member of {what}"),
+        message: format!("`{bad}` is not a member of {}", s.written()),
         help: Some(help),
         fix: None,
     });

@@ -18,7 +18,7 @@
 //! radiance --busy-prefill-chunk auto # 1.8.1
 //! ```
 
-use super::{Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Subject, Violation};
 use crate::catalog::diff::diff;
 use crate::catalog::query::env_target;
 use crate::lint::refs::{FlagSite, Ref};
@@ -31,13 +31,14 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let r = s.r;
     let (name, span, what) = match r {
         // A removed option named in prose (its own help row, a changelog)
         // is not a use of it.
-        Ref::Flag { name, site: FlagSite::Loose, .. } if ctx.flag(name).is_some_and(|f| f.removed.is_some()) => return,
+        Ref::Flag { site: FlagSite::Loose, .. } if s.flag.is_some_and(|f| f.removed.is_some()) => return,
         Ref::Flag { name, span, .. } => (name.clone(), *span, format!("`{name}`")),
-        Ref::Env { key, span, .. } => match env_target(key, ctx.catalog, ctx.profile, ctx.env_flags) {
+        Ref::Env { key, span, .. } => match s.env {
             Some(t) if t.flag.removed.is_some() => (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name)),
             Some(_) => return,
             None => {

@@ -22,7 +22,7 @@
 //! llama-cli -m model.gguf --lora-scaled adapter.gguf:0.5
 //! ```
 
-use super::{Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -33,7 +33,8 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let r = s.r;
     let Ref::Stray { word, span, after, binary } = r else { return };
     let what = binary.as_ref().map_or_else(|| ctx.catalog.source.engine.clone(), |b| b.command.clone());
     let help = match after.as_deref().and_then(|a| ctx.flag(a).map(|f| (a, f))) {

@@ -21,7 +21,7 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{env_key_for, env_target, suggest};
 use crate::lint::refs::Ref;
 
@@ -33,9 +33,10 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let r = s.r;
     let Ref::Env { key, span, .. } = r else { return };
-    if ctx.all.iter().any(|c| env_target(key, c, ctx.profile, ctx.env_flags).is_some()) {
+    if s.env.is_some() || ctx.all.iter().any(|c| env_target(key, c, ctx.profile, ctx.env_flags).is_some()) {
         return;
     }
     // Every key the build reads: declared ones (and their negated forms),

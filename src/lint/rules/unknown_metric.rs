@@ -21,7 +21,7 @@
 //! rate(radiance:engine_steps_held_total[5m])
 //! ```
 
-use super::{Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{find_metric, matching_metrics, suggest};
 use crate::lint::refs::Ref;
 
@@ -33,7 +33,8 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let r = s.r;
     let Ref::Metric { name, span, pattern } = r else { return };
     if *pattern {
         // A glob or regex: it must match something the build exports.
@@ -50,7 +51,7 @@ fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         }
         return;
     }
-    if find_metric(ctx.catalog, name).is_some() {
+    if s.metric.is_some() {
         return;
     }
     // Under the other prefix it is wrong-metric-prefix's finding.

@@ -15,8 +15,7 @@
 //! ```
 //! Use instead: delete the comment.
 
-use super::{Ctx, Rule, Severity, Violation};
-use crate::lint::refs::Ref;
+use super::{Ctx, Rule, Severity, Subject, Violation};
 
 pub const RULE: Rule = Rule {
     code: "KNB008",
@@ -27,4 +26,4 @@ pub const RULE: Rule = Rule {
 };
 
 /// Reported by the suppression pass, not per reference.
-fn check(_: &Ref, _: &Ctx<'_>, _: &mut Vec<Violation>) {}
+fn check(_: &Subject<'_, '_>, _: &Ctx<'_>, _: &mut Vec<Violation>) {}

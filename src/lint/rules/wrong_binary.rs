@@ -20,7 +20,7 @@
 //! llama-server -m model.gguf --host 0.0.0.0
 //! ```
 
-use super::{Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -31,9 +31,10 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let r = s.r;
     let Ref::Flag { name, span, binary: Some(binary), .. } = r else { return };
-    let Some(flag) = ctx.flag(name).filter(|f| f.removed.is_none()) else { return };
+    let Some(flag) = s.flag.filter(|f| f.removed.is_none()) else { return };
     if ctx.profile.accepts(&flag.scopes, &flag.excludes, binary.scope.as_deref()) {
         return;
     }

@@ -20,7 +20,7 @@
 //! increase(vllm:num_preemptions_total[10m])
 //! ```
 
-use super::{Ctx, Rule, Severity, Violation};
+use super::{Ctx, Rule, Severity, Subject, Violation};
 use crate::catalog::query::find_metric;
 use crate::lint::refs::Ref;
 
@@ -32,9 +32,10 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(r: &Ref, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let r = s.r;
     let Ref::Metric { name, span, pattern: false } = r else { return };
-    if find_metric(ctx.catalog, name).is_some() {
+    if s.metric.is_some() {
         return;
     }
     let Some(right) = ctx.profile.paired_name(name).filter(|o| find_metric(ctx.catalog, o).is_some()) else {

@@ -104,9 +104,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
             Event::Text(t) if block.is_some() => {
                 if let Some((_, m)) = block.as_mut() {
                     // The event text is the raw content for code blocks.
-                    let raw = text.get(range.clone()).unwrap_or("");
-                    let at = raw.find(t.as_ref()).map_or(range.start, |i| range.start + i);
-                    m.push(&t, at);
+                    m.push(&t, offset_of(text, &t, &range));
                 }
             }
             Event::End(TagEnd::CodeBlock) => {
@@ -116,9 +114,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
             }
             Event::Start(tag) if is_block(&tag) => claim(&mut pending, &idx, text, &range, out),
             Event::Code(code) => {
-                let raw = text.get(range.clone()).unwrap_or("");
-                let at = raw.find(code.as_ref()).map_or(range.start, |i| range.start + i);
-                inline_code(&code, at, text, &idx, ctx, out);
+                inline_code(&code, offset_of(text, &code, &range), text, &idx, ctx, out);
             }
             Event::Text(_) => {
                 let raw = text.get(range.clone()).unwrap_or("");
@@ -140,6 +136,17 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
         }
     }
     out.suppressions.append(&mut pending);
+}
+
+/// Where an event's text starts in the file: read off the slice when the
+/// parser lends one (the usual case), else found in the event's range.
+fn offset_of(text: &str, piece: &str, range: &Range<usize>) -> usize {
+    let (base, at) = (text.as_ptr() as usize, piece.as_ptr() as usize);
+    if at >= base && at + piece.len() <= base + text.len() {
+        return at - base;
+    }
+    let raw = text.get(range.clone()).unwrap_or("");
+    raw.find(piece).map_or(range.start, |i| range.start + i)
 }
 
 fn is_block(tag: &Tag<'_>) -> bool {

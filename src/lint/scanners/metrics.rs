@@ -4,52 +4,114 @@
 //! `{__name__=~"…"}` or `grep -E`) is reported as a pattern, to be matched
 //! against the catalogue rather than judged as a name.
 
-use regex::Regex;
+use aho_corasick::AhoCorasick;
 
 use crate::lint::refs::Ref;
 use crate::lint::span::Span;
 
-/// Compiled once per run from the engine's metric prefixes.
+/// Built once per run from the engine's metric prefixes.
 #[derive(Debug, Clone)]
 pub struct Matcher {
-    re: Option<Regex>,
+    /// Finds where any prefix starts; `None` when the engine has none.
+    finder: Option<AhoCorasick>,
     prefixes: Vec<String>,
+}
+
+/// Characters that, just before a prefix, make it part of another word
+/// (`https://radiance:8000`, `ghcr.io/x/radiance:1.8.1`).
+fn joins_name(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | ':' | '/' | '.' | '@' | '-')
+}
+
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b':'
+}
+
+/// The pattern syntax after a name (`*`, `.*`, `(a|b)`, `[…]`, `+`, `?`, a
+/// sentence's `.`, more name characters): where it ends, from `i`.
+fn tail_end(b: &[u8], mut i: usize) -> usize {
+    loop {
+        let rest = &b[i..];
+        let step = match rest.first() {
+            Some(b'.') if matches!(rest.get(1), Some(b'*' | b'+')) => 2,
+            Some(b'*' | b'+' | b'?' | b'.') => 1,
+            Some(b'(') => match rest[1..].iter().position(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'|'))
+            {
+                Some(k) if rest[1 + k] == b')' => k + 2,
+                _ => 0,
+            },
+            Some(b'[') => match rest[1..].iter().position(|c| *c == b']' || c.is_ascii_whitespace()) {
+                Some(k) if rest[1 + k] == b']' => k + 2,
+                _ => 0,
+            },
+            Some(c) if name_byte(*c) => rest.iter().position(|c| !name_byte(*c)).unwrap_or(rest.len()),
+            _ => 0,
+        };
+        if step == 0 {
+            return i;
+        }
+        i += step;
+    }
 }
 
 impl Matcher {
     pub fn new(prefixes: &[String]) -> Matcher {
-        let alts: Vec<String> = prefixes.iter().map(|p| regex::escape(p)).collect();
-        // A name, then (optionally) a pattern tail: `*`, `.*`, `(a|b)`, `[…]`, `+`, `?`.
-        let re = (!alts.is_empty()).then(|| {
-            Regex::new(&format!(
-                r"(?:^|[^A-Za-z0-9_:/.@-])((?:{})[A-Za-z_][A-Za-z0-9_:]*[A-Za-z0-9_]?)((?:\.\*|\.\+|\*|\([A-Za-z0-9_|]*\)|\[[^\]\s]*\]|\+|\?|\.|[A-Za-z0-9_:]+)*)",
-                alts.join("|")
-            ))
-            .expect("valid regex")
-        });
-        Matcher { re, prefixes: prefixes.to_vec() }
+        let prefixes: Vec<String> = prefixes.iter().filter(|p| !p.is_empty()).cloned().collect();
+        let finder = (!prefixes.is_empty()).then(|| AhoCorasick::new(&prefixes).ok()).flatten();
+        Matcher { finder, prefixes }
     }
 
     /// True when the text may hold a metric name (a cheap pre-filter).
     pub fn might_match(&self, text: &str) -> bool {
-        self.prefixes.iter().any(|p| text.contains(p.as_str()))
+        self.finder.as_ref().is_some_and(|f| f.is_match(text))
+    }
+
+    /// The next name at or after `from`: its range and where its pattern
+    /// tail ends. `last` is where the previous name's text ended.
+    fn next(&self, text: &str, mut from: usize, last: usize) -> Option<(usize, usize, usize)> {
+        let finder = self.finder.as_ref()?;
+        let b = text.as_bytes();
+        while from < b.len() {
+            let found = finder.find(aho_corasick::Input::new(text).span(from..text.len()))?;
+            let s = found.start();
+            from = s + 1;
+            // A prefix stands alone: at the start, or after a character that
+            // does not join it to another word (and was not part of the last name).
+            if s > 0 {
+                let Some(prev) = text[..s].chars().next_back() else { continue };
+                if joins_name(prev) || s - prev.len_utf8() < last {
+                    continue;
+                }
+            }
+            for p in &self.prefixes {
+                if !text[s..].starts_with(p.as_str()) {
+                    continue;
+                }
+                let first = s + p.len();
+                if !b.get(first).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') {
+                    continue;
+                }
+                let end = first + 1 + b[first + 1..].iter().position(|c| !name_byte(*c)).unwrap_or(b.len() - first - 1);
+                return Some((s, end, tail_end(b, end)));
+            }
+        }
+        None
     }
 
     /// Finds metric names in `text`; `span` maps a byte range of `text` to a span.
     pub fn scan(&self, text: &str, span: &dyn Fn(usize, usize) -> Span, out: &mut Vec<Ref>) {
-        let Some(re) = &self.re else { return };
-        if !self.might_match(text) {
-            return;
-        }
-        for cap in re.captures_iter(text) {
-            let Some(m) = cap.get(1) else { continue };
-            let name = m.as_str();
+        let mut from = 0;
+        let mut last = 0;
+        while let Some((start, end, tail)) = self.next(text, from, last) {
+            from = tail.max(start + 1);
+            last = tail;
+            let name = &text[start..end];
             // `radiance:1.8.1` is an image tag, not a metric.
             let prefix_len = self.prefixes.iter().find(|p| name.starts_with(p.as_str())).map_or(0, |p| p.len());
             if name[prefix_len..].starts_with(|c: char| c.is_ascii_digit()) || name.len() == prefix_len {
                 continue;
             }
-            let tail = cap.get(2).map_or("", |t| t.as_str());
+            let tail = &text[end..tail];
             // A trailing `.` ends a sentence, and `[5m]` is a PromQL range;
             // anything else makes a pattern.
             let is_range = tail.starts_with('[')
@@ -59,11 +121,10 @@ impl Matcher {
                     .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit() || "smhdwy:".contains(c)));
             let pattern_tail = if is_range { "" } else { tail.trim_end_matches('.') };
             if pattern_tail.is_empty() {
-                out.push(Ref::Metric { name: name.to_string(), span: span(m.start(), m.end()), pattern: false });
+                out.push(Ref::Metric { name: name.to_string(), span: span(start, end), pattern: false });
             } else {
-                let end = m.end() + pattern_tail.len();
-                let whole = &text[m.start()..end];
-                out.push(Ref::Metric { name: whole.to_string(), span: span(m.start(), end), pattern: true });
+                let end = end + pattern_tail.len();
+                out.push(Ref::Metric { name: text[start..end].to_string(), span: span(start, end), pattern: true });
             }
         }
     }
@@ -114,5 +175,90 @@ mod tests {
             found("grep -E '^radiance:engine_steps_(held|decode)_total'"),
             [("radiance:engine_steps_(held|decode)_total".to_string(), true)]
         );
+    }
+
+    /// The regular expression this scanner replaced, kept as its oracle.
+    fn by_regex(text: &str) -> Vec<(String, bool)> {
+        static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+            regex::Regex::new(
+            r"(?:^|[^A-Za-z0-9_:/.@-])((?:radiance:|vllm:)[A-Za-z_][A-Za-z0-9_:]*[A-Za-z0-9_]?)((?:\.\*|\.\+|\*|\([A-Za-z0-9_|]*\)|\[[^\]\s]*\]|\+|\?|\.|[A-Za-z0-9_:]+)*)",
+            )
+            .expect("regex")
+        });
+        let mut out = Vec::new();
+        for cap in RE.captures_iter(text) {
+            let (Some(m), Some(t)) = (cap.get(1), cap.get(2)) else { continue };
+            let name = m.as_str();
+            let prefix = if name.starts_with("vllm:") { 5 } else { 9 };
+            if name[prefix..].starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
+            let tail = t.as_str();
+            let is_range = tail.starts_with('[')
+                && tail[1..]
+                    .split(']')
+                    .next()
+                    .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit() || "smhdwy:".contains(c)));
+            let pattern_tail = if is_range { "" } else { tail.trim_end_matches('.') };
+            let end = m.end() + pattern_tail.len();
+            out.push((text[m.start()..end].to_string(), !pattern_tail.is_empty()));
+        }
+        out
+    }
+
+    /// The scanner reads every text as the regular expression did: the
+    /// tests' own strings, then 20,000 strings drawn from the characters that
+    /// matter to it.
+    #[test]
+    fn agrees_with_the_regex() {
+        let mut texts: Vec<String> = [
+            "rate(vllm:num_preemptions_total[5m]) + radiance:a*radiance:b",
+            "x radiance:engine_steps_(held|decode)_total] radiance:x[5m]radiance:y",
+            "radiance:a.radiance:b radiance:c. radiance:(x radiance:d[ e] é radiance:f",
+            "https://radiance:8000 -radiance:x _radiance:y vllm:vllm:z ,vllm:_q.+?",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let alphabet: Vec<&str> = vec![
+            "radiance:",
+            "vllm:",
+            "a",
+            "Z",
+            "_",
+            "1",
+            ":",
+            ".",
+            "*",
+            "+",
+            "?",
+            "(",
+            ")",
+            "|",
+            "[",
+            "]",
+            " ",
+            "5m",
+            "/",
+            "-",
+            "é",
+            "\n",
+            "{",
+            "\"",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut t = String::new();
+            for _ in 0..12 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                t.push_str(alphabet[(seed % alphabet.len() as u64) as usize]);
+            }
+            texts.push(t);
+        }
+        for t in &texts {
+            assert_eq!(found(t), by_regex(t), "{t:?}");
+        }
     }
 }

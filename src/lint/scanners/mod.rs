@@ -8,6 +8,7 @@ pub mod env;
 pub mod markdown;
 pub mod metrics;
 pub mod shell;
+mod words;
 
 use std::sync::Arc;
 
@@ -24,6 +25,10 @@ pub struct Commands {
     extra: Vec<String>,
     /// Finds any word that may start an engine command line (a pre-filter).
     needles: aho_corasick::AhoCorasick,
+    /// The profile's image-tag pattern, compiled once.
+    image_tag: Option<regex::Regex>,
+    /// The profile's image variants with their tag patterns compiled once.
+    variants: Vec<(regex::Regex, usize)>,
 }
 
 impl Commands {
@@ -36,7 +41,13 @@ impl Commands {
             // Only a pattern set too large to build fails; then everything matches.
             aho_corasick::AhoCorasick::new([""]).expect("the empty pattern")
         });
-        Commands { profile: profile.clone(), extra, needles }
+        // Patterns were checked when the profile was loaded; one that does not
+        // compile matches nothing here.
+        let image_tag = profile.images.tag.as_deref().and_then(|re| regex::Regex::new(re).ok());
+        let variants = (profile.images.variants.iter().enumerate())
+            .filter_map(|(i, v)| regex::Regex::new(&v.tag).ok().map(|re| (re, i)))
+            .collect();
+        Commands { profile: profile.clone(), extra, needles, image_tag, variants }
     }
 
     /// True when `text` names a command or image that runs the engine: only
@@ -68,8 +79,8 @@ impl Commands {
 
     /// How an engine image with this tag runs: its variant's binary, or not the engine.
     pub fn image_entrypoint(&self, tag: &str) -> Option<Invocation> {
-        let v =
-            self.profile.images.variants.iter().find(|v| regex::Regex::new(&v.tag).is_ok_and(|re| re.is_match(tag)))?;
+        let (_, i) = self.variants.iter().find(|(re, _)| re.is_match(tag))?;
+        let v = &self.profile.images.variants[*i];
         if v.foreign {
             return Some(Invocation::Foreign);
         }
@@ -79,7 +90,11 @@ impl Commands {
 
     /// The catalogue tag an engine image's tag pins.
     pub fn image_tag(&self, tag: &str) -> Option<String> {
-        self.profile.image_tag(tag)
+        match (&self.profile.images.tag, &self.image_tag) {
+            (None, _) => Some(tag.to_string()),
+            (Some(_), Some(re)) => re.captures(tag)?.get(1).map(|m| m.as_str().to_string()),
+            (Some(_), None) => None,
+        }
     }
 
     /// True when a word names one of the engine's commands (any kind).

@@ -65,10 +65,14 @@ fn basename(s: &str) -> &str {
 }
 
 /// Reads one argument node as a word.
-fn word(n: Node<'_>, src: &str, span: &dyn Fn(usize, usize) -> Span) -> Word {
-    let sp = span(n.start_byte(), n.end_byte());
+fn word(n: Node<'_>, src: &str) -> Word {
+    if n.kind() == "command_name" {
+        if let Some(inner) = n.named_child(0) {
+            return word(inner, src);
+        }
+    }
     let raw = text(n, src);
-    let mut w = Word { text: None, var: None, default: None, span: sp };
+    let mut w = Word { text: None, var: None, default: None, start: n.start_byte(), end: n.end_byte() };
     match n.kind() {
         "word" | "number" => w.text = Some(unescape(raw)),
         "raw_string" => w.text = Some(raw.trim_matches('\'').to_string()),
@@ -112,7 +116,7 @@ fn word(n: Node<'_>, src: &str, span: &dyn Fn(usize, usize) -> Span) -> Word {
     w
 }
 
-fn unquote(raw: &str) -> String {
+pub(crate) fn unquote(raw: &str) -> String {
     let mut out = String::new();
     let mut quote: Option<char> = None;
     let mut chars = raw.chars();
@@ -136,67 +140,104 @@ fn unescape(raw: &str) -> String {
 }
 
 /// The array name of `"${args[@]}"` / `${args[*]}`.
-fn array_expansion(n: Node<'_>, src: &str) -> Option<String> {
-    let t = text(n, src).trim_matches('"');
+pub(crate) fn array_name(raw: &str) -> Option<String> {
+    let t = raw.trim_matches('"');
     let inner = t.strip_prefix("${")?.strip_suffix('}')?;
     let name = inner.strip_suffix("[@]").or_else(|| inner.strip_suffix("[*]"))?;
     name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| name.to_string())
 }
 
-/// Scans shell code. `span` maps a byte range of `src` to a span in the file.
-pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
-    let Some(tree) = crate::syntax::parse_bash(src) else { return };
+/// One word of a command, read by either reader.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Part {
+    pub word: Word,
+    /// The literal text a command-name match reads, when there is one.
+    pub name: Option<String>,
+    /// The array a `"${args[@]}"` word expands.
+    pub array: Option<String>,
+}
+
+/// Arrays built in a script (`args=(…)`, `args+=(…)`): name → each literal.
+pub(crate) type Arrays = HashMap<String, Vec<Vec<Word>>>;
+
+/// Reads a script's commands and arrays with tree-sitter-bash.
+pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part>>, Arrays)> {
+    let tree = crate::syntax::parse_bash(src)?;
     let nodes = preorder(tree.root_node());
-
-    // Arrays built anywhere in the script: name → each literal, in order.
-    let mut arrays: HashMap<String, Vec<Vec<Word>>> = HashMap::new();
+    let mut arrays: Arrays = HashMap::new();
+    let mut commands = Vec::new();
     for n in &nodes {
-        if n.kind() != "variable_assignment" {
-            continue;
+        match n.kind() {
+            "variable_assignment" => {
+                let (Some(name), Some(value)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) else {
+                    continue;
+                };
+                if value.kind() != "array" {
+                    continue;
+                }
+                let mut cur = value.walk();
+                let words: Vec<Word> =
+                    value.named_children(&mut cur).filter(|c| c.kind() != "comment").map(|c| word(c, src)).collect();
+                arrays.entry(text(name, src).to_string()).or_default().push(words);
+            }
+            "command" => {
+                let mut cur = n.walk();
+                let parts: Vec<Part> = n
+                    .named_children(&mut cur)
+                    .filter(|c| {
+                        !matches!(c.kind(), "comment" | "variable_assignment" | "file_redirect" | "herestring_redirect")
+                    })
+                    .map(|c| Part {
+                        word: word(c, src),
+                        name: match c.kind() {
+                            "command_name" => c.named_child(0).map(|w| unquote(text(w, src))),
+                            "word" | "raw_string" | "string" | "number" => Some(unquote(text(c, src))),
+                            _ => None,
+                        },
+                        array: array_name(text(c, src)),
+                    })
+                    .collect();
+                commands.push(parts);
+            }
+            _ => {}
         }
-        let (Some(name), Some(value)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) else {
-            continue;
-        };
-        if value.kind() != "array" {
-            continue;
-        }
-        let mut cur = value.walk();
-        let words: Vec<Word> =
-            value.named_children(&mut cur).filter(|c| c.kind() != "comment").map(|c| word(c, src, span)).collect();
-        arrays.entry(text(name, src).to_string()).or_default().push(words);
     }
+    Some((commands, arrays))
+}
 
-    let mut used_arrays: Vec<(String, Option<Arc<Binary>>)> = Vec::new();
-    for n in &nodes {
-        if n.kind() != "command" {
-            continue;
+/// Scans shell code. `span` maps a byte range of `src` to a span in the file.
+/// Simple command lines are read by a fast reader; the rest by tree-sitter.
+pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    // Only a command named as the engine, a wrapper or a runtime can run it.
+    let wanted = |name: &str| ctx.commands.is_known(name) || runs_commands(name);
+    let (commands, arrays) = match super::words::simple_commands(src, &wanted) {
+        Some(c) => c,
+        None => {
+            let Some(full) = full_commands(src) else { return };
+            full
         }
-        let mut cur = n.walk();
-        let parts: Vec<Node<'_>> = n
-            .named_children(&mut cur)
-            .filter(|c| {
-                !matches!(c.kind(), "comment" | "variable_assignment" | "file_redirect" | "herestring_redirect")
-            })
-            .collect();
-        let Some((start, binary)) = engine_argv_start(&parts, src, ctx) else { continue };
+    };
+    let mut used_arrays: Vec<(String, Option<Arc<Binary>>)> = Vec::new();
+    for parts in &commands {
+        let Some((start, binary)) = engine_argv_start(parts, ctx) else { continue };
         // Literal words and array expansions, each segment paired on its own.
         let mut segment: Vec<Word> = Vec::new();
         for p in &parts[start..] {
-            if let Some(name) = array_expansion(*p, src) {
-                argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), &mut out.refs);
+            if let Some(name) = &p.array {
+                argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
                 segment.clear();
-                if !used_arrays.iter().any(|(n, _)| *n == name) {
-                    used_arrays.push((name, binary.clone()));
+                if !used_arrays.iter().any(|(n, _)| n == name) {
+                    used_arrays.push((name.clone(), binary.clone()));
                 }
                 continue;
             }
-            segment.push(word(*p, src, span));
+            segment.push(p.word.clone());
         }
-        argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), &mut out.refs);
+        argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
     }
     for (name, binary) in used_arrays {
         for literal in arrays.get(&name).into_iter().flatten() {
-            argv_refs(literal, ctx.takes_value, ctx.argv, binary.as_ref(), &mut out.refs);
+            argv_refs(literal, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
         }
     }
     for r in &out.refs {
@@ -212,14 +253,8 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
 
 /// Where the engine's argv starts among a command's parts, and which binary
 /// it is, if this command runs the engine.
-fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
-    let word_text = |n: &Node<'_>| -> Option<String> {
-        match n.kind() {
-            "command_name" => n.named_child(0).map(|w| unquote(text(w, src))),
-            "word" | "raw_string" | "string" => Some(unquote(text(*n, src))),
-            _ => None,
-        }
-    };
+fn engine_argv_start(parts: &[Part], ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
+    let word_text = |p: &Part| p.name.clone();
     let mut i = 0;
     // Past any wrappers (`exec sudo -u svc nice -n 5 radiance …`).
     loop {
@@ -237,8 +272,8 @@ fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option
             let sub = parts.get(i + 1).and_then(word_text);
             let sub2 = parts.get(i + 2).and_then(word_text);
             return match (sub.as_deref(), sub2.as_deref()) {
-                (Some("run"), _) => runtime_argv(parts, i + 1, &word_text, ctx),
-                (Some("container"), Some("run")) => runtime_argv(parts, i + 2, &word_text, ctx),
+                (Some("run"), _) => runtime_argv(parts, i + 1, ctx),
+                (Some("container"), Some("run")) => runtime_argv(parts, i + 2, ctx),
                 _ => None,
             };
         }
@@ -272,14 +307,9 @@ fn engine_argv_start(parts: &[Node<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option
 }
 
 /// `podman run [options] IMAGE [engine] ARGS…`: the argv after an engine image.
-fn runtime_argv(
-    parts: &[Node<'_>],
-    from: usize,
-    word_text: &dyn Fn(&Node<'_>) -> Option<String>,
-    ctx: &ScanCtx<'_>,
-) -> Option<(usize, Option<Arc<Binary>>)> {
+fn runtime_argv(parts: &[Part], from: usize, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
     for (i, p) in parts.iter().enumerate().skip(from + 1) {
-        let Some(t) = word_text(p) else { continue };
+        let Some(t) = p.name.clone() else { continue };
         if t.starts_with('-') {
             continue;
         }
@@ -296,8 +326,8 @@ fn runtime_argv(
                 None => {}
             }
             // The image may be followed by the engine's command itself.
-            let next = parts.get(i + 1).and_then(word_text);
-            let after = parts.get(i + 2).and_then(word_text);
+            let next = parts.get(i + 1).and_then(|p| p.name.clone());
+            let after = parts.get(i + 2).and_then(|p| p.name.clone());
             if let Some(n) = next.as_deref() {
                 if let Some((Invocation::Engine { words, .. }, binary)) =
                     ctx.commands.invocation(basename(n), after.as_deref())

@@ -1,0 +1,421 @@
+//! A fast reading of simple shell: command lines of words, quotes,
+//! expansions, continuations, comments, pipes, redirections, `if`/`while`
+//! bodies and array assignments (`args=(…)`, `args+=(…)`) — what runbook
+//! blocks and serve scripts hold. It reads the same commands and arrays the
+//! full parser does, and says so by returning `None` for anything it does not
+//! read (`for`, `case`, functions, subshells, command substitution,
+//! here-documents, `[[ … ]]`), which then goes to tree-sitter-bash.
+//! `tests::agrees_with_the_full_parser` holds the two readings to each other.
+
+use super::shell::{unquote, Arrays, Part};
+use crate::lint::refs::Word;
+
+/// Words that start compound commands only the full parser reads.
+const FULL_ONLY: &[&str] = &["for", "case", "esac", "function", "select", "[[", "]]", "coproc", "time", "in", "(("];
+
+/// Keywords before a command (`then radiance …`, `! grep …`): skipped.
+const LEADING: &[&str] = &["if", "then", "else", "elif", "do", "while", "until", "!", "{"];
+
+/// Keywords that close a compound command; alone they are no command.
+const CLOSING: &[&str] = &["fi", "done", "}"];
+
+/// Declarations: the full parser reads them as declarations, not commands
+/// (their array assignments still count).
+const DECLARATIONS: &[&str] = &["declare", "local", "export", "readonly", "typeset"];
+
+/// One raw word: its byte range.
+struct Raw {
+    start: usize,
+    end: usize,
+}
+
+/// The commands of `src` as parts and its arrays, or `None` when it is not
+/// simple shell. Only commands whose name (its basename, unquoted) `wanted`
+/// accepts are read into parts: no other can run the engine.
+pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<Vec<Part>>, Arrays)> {
+    let b = src.as_bytes();
+    // Constructs left to the full parser, found in one pass.
+    if memchr::memmem::find(b, b"$(").is_some()
+        || memchr::memchr(b'`', b).is_some()
+        || memchr::memmem::find(b, b"<<").is_some()
+    {
+        return None;
+    }
+    let mut commands: Vec<Vec<Raw>> = vec![Vec::new()];
+    let mut arrays = Arrays::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b' ' | b'\t' | b'\r' => i += 1,
+            b'\\' if b.get(i + 1) == Some(&b'\n') => i += 2,
+            b'\\' if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') => i += 3,
+            b'\n' | b';' => {
+                if b.get(i + 1) == Some(&b';') {
+                    return None;
+                }
+                commands.push(Vec::new());
+                i += 1;
+            }
+            b'#' => i = line_end(b, i),
+            b'|' | b'&' => {
+                // `|`, `||`, `&&`, `&`, `|&`: a new command follows.
+                commands.push(Vec::new());
+                i += 1;
+                if i < b.len() && (b[i] == b'|' || b[i] == b'&') {
+                    i += 1;
+                }
+            }
+            b'(' | b')' => return None,
+            b'<' | b'>' => {
+                // A redirection and its target are not words of the command.
+                i += 1;
+                while i < b.len() && matches!(b[i], b'>' | b'&' | b'|') {
+                    i += 1;
+                }
+                while i < b.len() && matches!(b[i], b' ' | b'\t') {
+                    i += 1;
+                }
+                let (_, next) = scan_word(b, i, false)?;
+                i = next;
+            }
+            _ => {
+                if let Some(open) = array_open(b, i) {
+                    // `args=(…)` / `args+=(…)`: only before a command's words.
+                    let current = commands.last()?;
+                    let declared = current.first().is_some_and(|r| DECLARATIONS.contains(&&src[r.start..r.end]));
+                    if !declared && current.iter().any(|r| !is_assignment(&src[r.start..r.end])) {
+                        return None;
+                    }
+                    let name = src[i..open].trim_end_matches('=').trim_end_matches('+').to_string();
+                    let (words, next) = array_words(src, open + 1)?;
+                    arrays.entry(name).or_default().push(words);
+                    i = next;
+                    continue;
+                }
+                let (end, next) = scan_word(b, i, false)?;
+                // `2>file`, `2>&1`: a file descriptor before a redirection.
+                if b.get(end).is_some_and(|c| matches!(c, b'<' | b'>')) && b[i..end].iter().all(u8::is_ascii_digit) {
+                    i = end;
+                    continue;
+                }
+                commands.last_mut()?.push(Raw { start: i, end });
+                i = next;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for raws in commands {
+        let mut first = 0;
+        loop {
+            // Leading assignments (`X=1 radiance …`) are not words of the command.
+            while raws.get(first).is_some_and(|r| is_assignment(&src[r.start..r.end])) {
+                first += 1;
+            }
+            let Some(r) = raws.get(first) else { break };
+            let w = &src[r.start..r.end];
+            if LEADING.contains(&w) {
+                first += 1;
+                continue;
+            }
+            break;
+        }
+        let Some(r) = raws.get(first) else { continue };
+        let w = &src[r.start..r.end];
+        if FULL_ONLY.contains(&w) || w.ends_with("()") {
+            return None;
+        }
+        if CLOSING.contains(&w) {
+            if raws.len() > first + 1 {
+                return None;
+            }
+            continue;
+        }
+        // `[ … ]` is a test, and a declaration is not a command to the full parser.
+        if w == "[" || DECLARATIONS.contains(&w) {
+            continue;
+        }
+        let name = if w.contains(['"', '\'', '\\']) { std::borrow::Cow::Owned(unquote(w)) } else { w.into() };
+        if !wanted(name.rsplit('/').next().unwrap_or(&name)) {
+            continue;
+        }
+        let parts: Vec<Part> =
+            raws[first..].iter().enumerate().map(|(k, r)| part(&src[r.start..r.end], r, k == 0)).collect();
+        out.push(parts);
+    }
+    Some((out, arrays))
+}
+
+/// Where the line holding `i` ends (at its newline).
+fn line_end(b: &[u8], i: usize) -> usize {
+    memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |n| i + n)
+}
+
+/// At `i`, `NAME=(` or `NAME+=(`: the offset of the `(`.
+fn array_open(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i;
+    if !b.get(j).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') {
+        return None;
+    }
+    while b.get(j).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        j += 1;
+    }
+    if b.get(j) == Some(&b'+') {
+        j += 1;
+    }
+    (b.get(j) == Some(&b'=') && b.get(j + 1) == Some(&b'(')).then_some(j + 1)
+}
+
+/// The words of an array literal starting after its `(`, and where scanning
+/// resumes after its `)`.
+fn array_words(src: &str, mut i: usize) -> Option<(Vec<Word>, usize)> {
+    let b = src.as_bytes();
+    let mut words = Vec::new();
+    loop {
+        match *b.get(i)? {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'\\' if b.get(i + 1) == Some(&b'\n') => i += 2,
+            b'#' => i = line_end(b, i),
+            b')' => return Some((words, i + 1)),
+            b'(' | b';' | b'|' | b'&' | b'<' | b'>' => return None,
+            _ => {
+                let (end, next) = scan_word(b, i, true)?;
+                if end == i {
+                    return None;
+                }
+                let r = Raw { start: i, end };
+                words.push(part(&src[i..end], &r, false).word);
+                i = next;
+            }
+        }
+    }
+}
+
+/// `NAME=value`.
+fn is_assignment(raw: &str) -> bool {
+    let Some((name, _)) = raw.split_once('=') else { return false };
+    !name.is_empty()
+        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Where the word starting at `i` ends, and where scanning resumes; `None`
+/// for an unterminated quote or a construct the full parser must read.
+fn scan_word(b: &[u8], mut i: usize, in_array: bool) -> Option<(usize, usize)> {
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&' | b'<' | b'>' => break,
+            b')' if in_array => break,
+            b'(' | b')' => return None,
+            b'\\' => {
+                if b.get(i + 1) == Some(&b'\n') {
+                    break;
+                }
+                i += 2;
+            }
+            b'\'' => {
+                i += 1;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+                if i >= b.len() {
+                    return None;
+                }
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                if i >= b.len() {
+                    return None;
+                }
+                i += 1;
+            }
+            b'$' if b.get(i + 1) == Some(&b'{') => {
+                while i < b.len() && b[i] != b'}' {
+                    i += 1;
+                }
+                if i >= b.len() {
+                    return None;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    Some((i.min(b.len()), i.min(b.len())))
+}
+
+/// How tree-sitter-bash would name a word: its node kind.
+#[derive(PartialEq)]
+enum Kind {
+    Word,
+    RawString,
+    String,
+    Expansion,
+    Concatenation,
+}
+
+fn kind_of(raw: &str) -> Kind {
+    let b = raw.as_bytes();
+    let quoted_whole = |q: u8| b.len() >= 2 && b[0] == q && b[b.len() - 1] == q && !b[1..b.len() - 1].contains(&q);
+    if quoted_whole(b'\'') {
+        return Kind::RawString;
+    }
+    if b.first() == Some(&b'"') && closing_quote(b) == Some(b.len() - 1) {
+        return Kind::String;
+    }
+    if b.first() == Some(&b'$') {
+        let rest = &raw[1..];
+        let simple = !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let braced = rest.starts_with('{') && rest.find('}') == Some(rest.len() - 1);
+        if simple || braced {
+            return Kind::Expansion;
+        }
+    }
+    if b.iter().any(|c| matches!(c, b'\'' | b'"' | b'$')) {
+        return Kind::Concatenation;
+    }
+    Kind::Word
+}
+
+/// The index of the quote that closes a double-quoted string at 0.
+fn closing_quote(b: &[u8]) -> Option<usize> {
+    let mut i = 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The first expansion in a raw word (outside single quotes): its variable
+/// and its default (`${X:-d}` → `X`, `d`).
+fn first_expansion(raw: &str) -> Option<(String, Option<String>)> {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    let mut single = false;
+    while i < b.len() {
+        match b[i] {
+            b'\'' => single = !single,
+            b'\\' if !single => i += 1,
+            b'$' if !single => {
+                let rest = &raw[i + 1..];
+                if let Some(inner) = rest.strip_prefix('{') {
+                    let inner = &inner[..inner.find('}')?];
+                    let name_len =
+                        inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+                    let name = inner[..name_len].to_string();
+                    let op = &inner[name_len..];
+                    let default = [":-", ":=", ":+", ":?", "-", "=", "+", "?"]
+                        .iter()
+                        .find_map(|o| op.strip_prefix(o))
+                        .filter(|d| !d.is_empty())
+                        .map(|d| d.trim_matches(['"', '\'']).to_string());
+                    return Some((name, default));
+                }
+                let name_len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                if name_len > 0 {
+                    return Some((rest[..name_len].to_string(), None));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn part(raw: &str, r: &Raw, first: bool) -> Part {
+    let kind = kind_of(raw);
+    let mut w = Word { text: None, var: None, default: None, start: r.start, end: r.end };
+    match kind {
+        Kind::Word => w.text = Some(unquote(raw)),
+        Kind::RawString => w.text = Some(raw.trim_matches('\'').to_string()),
+        Kind::String | Kind::Expansion | Kind::Concatenation => match first_expansion(raw) {
+            None => w.text = Some(unquote(raw)),
+            Some((var, default)) => {
+                w.var = Some(var);
+                w.default = default;
+                if raw.starts_with("--") || raw.starts_with("\"--") {
+                    w.text = Some(unquote(raw));
+                }
+            }
+        },
+    }
+    // What a command-name match reads: a command name is always read; later
+    // words only when plain or quoted.
+    let name = match kind {
+        _ if first => Some(unquote(raw)),
+        Kind::Word | Kind::RawString | Kind::String => Some(unquote(raw)),
+        _ => None,
+    };
+    let array = super::shell::array_name(raw);
+    if array.is_some() {
+        // An array expansion is read as the array's literals, not as a word.
+        w.var = None;
+    }
+    Part { word: w, name, array }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every simple line reads the same with both readers; the others are
+    /// left to the full parser.
+    #[test]
+    fn agrees_with_the_full_parser() {
+        let simple = [
+            "radiance --port 8000 --checkpoint-policy tip-only",
+            "radiance --model /m --max-num-seqs \"${MAX_SEQS:-2}\" \\\n  --busy-prefill-chunk auto",
+            "exec sudo -u svc nice -n 5 radiance --prefill-interleave 1",
+            "sudo -u radiance journalctl --since 1h",
+            "RADIANCE_LOG=debug radiance --log-level=info # trailing comment",
+            "radiance --x='a b' --y=\"c d\" --z=$V --w=\"$V\" -- rest",
+            "podman run --rm -v /m:/m ghcr.io/x/radiance:1.8.1 radiance --port 1 > out.log 2>&1",
+            "curl -s localhost:7770/stats | jq .prefill_tps && radiance --max-num-seqs 2; echo done",
+            "\"$DIR/radiance\" --port 9 &",
+            "radiance --checkpoint-slots ${SLOTS} --kv-cache-gib 31.5 'quoted word' a\\ b",
+            "X=1 Y=2",
+            "radiance \"${args[@]}\" --port 1",
+            "env -u HOME FOO=bar radiance --port 2",
+            "timeout 30 radiance --port 3 < /dev/null",
+            "radiance --port 4 |& tee log",
+            "if [ -n \"$X\" ]; then radiance --port 1; fi",
+            "args=(--port 1)",
+            "while true; do\n  ! radiance --port 1 --log-level \"$L\"\ndone < /dev/null",
+            "{ radiance --port 5; } > log",
+            "declare -a args=(--max-num-seqs 2 # the budget\n  --port \"$PORT\")",
+            "args=(--model \"$MODEL\" --max-num-seqs \"${MAX_SEQS:-2}\")\nif [ \"${PI:-0}\" -gt 0 ]; then\n  args+=(--prefill-interleave \"$PI\")\nfi\nexec radiance \"${args[@]}\"",
+            "if grep -q x f; then\n  radiance --port 1\nelif true; then radiance --port 2\nelse\n  exit 1\nfi",
+        ];
+        for line in simple {
+            let (fast, fast_arrays) = simple_commands(line, &|_| true).unwrap_or_else(|| panic!("simple: {line}"));
+            let (full, full_arrays) = crate::lint::scanners::shell::full_commands(line).expect("parses");
+            let fast: Vec<Vec<Part>> = fast.into_iter().filter(|c| !c.is_empty()).collect();
+            assert_eq!(fast, full, "{line}");
+            assert_eq!(fast_arrays, full_arrays, "{line}");
+        }
+        for line in [
+            "radiance --port $(cat port)",
+            "case $x in a) radiance --port 1 ;; esac",
+            "f() { radiance --port 1; }",
+            "[[ -n $X && -z $Y ]] && radiance --port 1",
+            "cat <<EOF\nradiance --port 1\nEOF",
+            "(cd x && radiance --port 1)",
+            "for i in 1 2; do radiance --port $i; done",
+            "radiance --name 'unterminated",
+        ] {
+            assert!(simple_commands(line, &|_| true).is_none(), "{line} is not simple");
+        }
+    }
+}
