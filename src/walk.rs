@@ -109,27 +109,53 @@ pub fn globs(patterns: &[String]) -> Result<GlobSet, globset::Error> {
 
 /// Walks `paths` (files or folders), relative to `cwd`. A file named on the
 /// command line is always linted when it is lintable; a walk skips what the
-/// ignore files and `exclude` say.
+/// ignore files and `exclude` say. Files come back sorted.
 pub fn discover(paths: &[PathBuf], cwd: &Path, env_files: &[String], exclude: &GlobSet) -> Result<Walked, MissingPath> {
+    let files = std::sync::Mutex::new(Vec::new());
+    let mut out = walk_each(paths, cwd, env_files, exclude, &|rel, kind| {
+        if let Ok(mut f) = files.lock() {
+            f.push((rel.to_path_buf(), kind));
+        }
+    })?;
+    out.files = files.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    out.files.sort();
+    out.files.dedup();
+    Ok(out)
+}
+
+/// Walks `paths` as [`discover`] does, on every core, handing each lintable
+/// file to `on_file` as it is found (from any thread, in no order). Returns
+/// what was skipped and excluded. Every path is checked before any is walked.
+pub fn walk_each(
+    paths: &[PathBuf],
+    cwd: &Path,
+    env_files: &[String],
+    exclude: &GlobSet,
+    on_file: &(dyn Fn(&Path, FileKind) + Sync),
+) -> Result<Walked, MissingPath> {
     let mut out = Walked::default();
+    let mut roots = Vec::new();
     for p in paths {
         let abs = cwd.join(p);
-        let Ok(meta) = std::fs::metadata(&abs) else {
+        match std::fs::metadata(&abs) {
+            Ok(meta) => roots.push((p, abs, meta.is_file())),
             // A dangling symlink is there, but cannot be read: say so.
-            if std::fs::symlink_metadata(&abs).is_ok() {
-                out.skipped.push(Skipped { path: p.clone(), reason: "a symlink to nothing".into() });
-                continue;
+            Err(_) if std::fs::symlink_metadata(&abs).is_ok() => {
+                out.skipped.push(Skipped { path: p.clone(), reason: "a symlink to nothing".into() })
             }
-            return Err(MissingPath { path: p.clone() });
-        };
-        if meta.is_file() {
+            Err(_) => return Err(MissingPath { path: p.clone() }),
+        }
+    }
+    for (p, abs, is_file) in roots {
+        if is_file {
             let h = if needs_head(&abs, env_files) { head(&abs) } else { Vec::new() };
             match classify(&abs, env_files, &h) {
-                Some(kind) => out.files.push((p.clone(), kind)),
+                Some(kind) => on_file(p, kind),
                 None => out.skipped.push(Skipped { path: p.clone(), reason: NOT_LINTABLE.into() }),
             }
             continue;
         }
+        let found = std::sync::Mutex::new(Walked::default());
         let walker = ignore::WalkBuilder::new(&abs)
             .hidden(false)
             .git_ignore(true)
@@ -139,46 +165,81 @@ pub fn discover(paths: &[PathBuf], cwd: &Path, env_files: &[String], exclude: &G
             .parents(true)
             .require_git(false)
             .follow_links(false)
-            .sort_by_file_name(|a, b| a.cmp(b))
+            .threads(std::thread::available_parallelism().map_or(1, |n| n.get()))
             .filter_entry(|e| {
                 e.depth() == 0
                     || !(e.file_type().is_some_and(|t| t.is_dir()) && is_skipped_dir(&e.file_name().to_string_lossy()))
             })
-            .build();
-        for entry in walker {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    // A folder or file that cannot be read: say so, go on.
-                    let path = error_path(&e).map(|p| shown(&p, cwd)).unwrap_or_else(|| p.clone());
-                    out.skipped.push(Skipped { path, reason: format!("cannot read: {}", error_text(&e)) });
-                    continue;
+            .build_parallel();
+        walker.run(|| {
+            Box::new(|entry| {
+                let seen = visit(entry, p, &abs, cwd, env_files, exclude);
+                match seen {
+                    Seen::File((rel, kind)) => on_file(&rel, kind),
+                    Seen::Skipped(s) => {
+                        if let Ok(mut all) = found.lock() {
+                            all.skipped.push(s);
+                        }
+                    }
+                    Seen::Excluded => {
+                        if let Ok(mut all) = found.lock() {
+                            all.excluded += 1;
+                        }
+                    }
+                    Seen::Nothing => {}
                 }
-            };
-            let Some(ft) = entry.file_type() else { continue };
-            if ft.is_symlink() {
-                // Not followed: a symlink loop or one out of the tree is not walked.
-                continue;
-            }
-            if !ft.is_file() {
-                continue;
-            }
-            let rel = shown(entry.path(), cwd);
-            let from_root = entry.path().strip_prefix(&abs).unwrap_or(entry.path());
-            if exclude.is_match(&rel) || exclude.is_match(from_root) {
-                out.excluded += 1;
-                continue;
-            }
-            let h = if needs_head(entry.path(), env_files) { head(entry.path()) } else { Vec::new() };
-            match classify(entry.path(), env_files, &h) {
-                Some(kind) => out.files.push((rel, kind)),
-                None => out.skipped.push(Skipped { path: rel, reason: NOT_LINTABLE.into() }),
-            }
-        }
+                ignore::WalkState::Continue
+            })
+        });
+        let found = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut skipped = found.skipped;
+        skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        out.skipped.extend(skipped);
+        out.excluded += found.excluded;
     }
-    out.files.sort();
-    out.files.dedup();
     Ok(out)
+}
+
+/// What one walked entry is.
+enum Seen {
+    File((PathBuf, FileKind)),
+    Skipped(Skipped),
+    Excluded,
+    Nothing,
+}
+
+/// One entry of the walk of `root` (`abs` on disk, `p` as given).
+fn visit(
+    entry: Result<ignore::DirEntry, ignore::Error>,
+    p: &Path,
+    abs: &Path,
+    cwd: &Path,
+    env_files: &[String],
+    exclude: &GlobSet,
+) -> Seen {
+    let entry = match entry {
+        Ok(e) => e,
+        Err(e) => {
+            // A folder or file that cannot be read: say so, go on.
+            let path = error_path(&e).map(|p| shown(&p, cwd)).unwrap_or_else(|| p.to_path_buf());
+            return Seen::Skipped(Skipped { path, reason: format!("cannot read: {}", error_text(&e)) });
+        }
+    };
+    let Some(ft) = entry.file_type() else { return Seen::Nothing };
+    // A symlink is not followed: a loop or one out of the tree is not walked.
+    if ft.is_symlink() || !ft.is_file() {
+        return Seen::Nothing;
+    }
+    let rel = shown(entry.path(), cwd);
+    let from_root = entry.path().strip_prefix(abs).unwrap_or(entry.path());
+    if exclude.is_match(&rel) || exclude.is_match(from_root) {
+        return Seen::Excluded;
+    }
+    let h = if needs_head(entry.path(), env_files) { head(entry.path()) } else { Vec::new() };
+    match classify(entry.path(), env_files, &h) {
+        Some(kind) => Seen::File((rel, kind)),
+        None => Seen::Skipped(Skipped { path: rel, reason: NOT_LINTABLE.into() }),
+    }
 }
 
 fn shown(path: &Path, cwd: &Path) -> PathBuf {

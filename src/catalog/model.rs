@@ -28,10 +28,10 @@ pub struct Catalog {
 #[derive(Debug, Default)]
 struct Index {
     /// Every spelling (name, alias, negated) → flag.
-    flags: std::collections::HashMap<String, usize>,
+    flags: rustc_hash::FxHashMap<String, usize>,
     /// Every declared env key → flag.
-    env: std::collections::HashMap<String, usize>,
-    metrics: std::collections::HashMap<String, usize>,
+    env: rustc_hash::FxHashMap<String, usize>,
+    metrics: rustc_hash::FxHashMap<String, usize>,
 }
 
 /// Holds the index; always equal to another, and cloned empty, so it never

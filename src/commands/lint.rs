@@ -17,7 +17,7 @@ use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
 use crate::lint::rules::{Severity, RULES};
 use crate::lint::source::{decode, Text};
-use crate::lint::{lint_files, Disk, Index, Report, Settings, Source, DEFAULT_MAX_FILE_SIZE};
+use crate::lint::{lint_files, Disk, Index, Linter, Report, Settings, Source, DEFAULT_MAX_FILE_SIZE};
 use crate::report::{self, Format};
 use crate::source::Worktree;
 use crate::walk::{classify, FileKind};
@@ -213,13 +213,19 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
             };
             lint_files(&[(name, kind)], &source, &settings)
         } else {
-            let mut walked = crate::walk::discover(&group.paths, &io.cwd, &settings.env_files, &exclude)?;
-            if let Some(rev) = &args.changed_since {
-                let changed = changed_since(rev, io)?;
-                walked.files.retain(|(p, _)| changed.iter().any(|c| c == p));
-            }
+            let changed = match &args.changed_since {
+                Some(rev) => Some(changed_since(rev, io)?),
+                None => None,
+            };
             let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
-            let mut report = lint_files(&walked.files, &disk, &settings);
+            // Files are linted as the walk finds them, on the walk's threads.
+            let linter = Linter::new(&disk, &settings);
+            let walked = crate::walk::walk_each(&group.paths, &io.cwd, &settings.env_files, &exclude, &|rel, kind| {
+                if changed.as_ref().is_none_or(|c| c.iter().any(|c| c == rel)) {
+                    linter.lint(0, rel, kind);
+                }
+            })?;
+            let mut report = linter.finish();
             report.skipped.extend(walked.skipped);
             report.excluded += walked.excluded;
             if args.fix || args.diff {

@@ -49,38 +49,30 @@ impl Folder {
     }
 }
 
-/// Folder contexts, built on first use by whichever thread gets there.
+/// Folder contexts, built on first use by whichever thread gets there
+/// (files may arrive from a walk still under way).
 #[derive(Default)]
 pub struct Folders {
-    cells: HashMap<PathBuf, OnceLock<Arc<Folder>>>,
+    cells: Mutex<HashMap<PathBuf, Arc<OnceLock<Arc<Folder>>>>>,
 }
 
 impl Folders {
     /// The notes of every folder built, in folder order.
     pub fn notes(&self) -> Vec<String> {
-        let mut dirs: Vec<&PathBuf> = self.cells.keys().collect();
+        let Ok(cells) = self.cells.lock() else { return Vec::new() };
+        let mut dirs: Vec<&PathBuf> = cells.keys().collect();
         dirs.sort();
-        dirs.into_iter().filter_map(|d| self.cells[d].get().and_then(|f| f.note.clone())).collect()
-    }
-}
-
-impl Folders {
-    /// One cell per folder that holds a file to lint.
-    pub fn new<'p>(files: impl Iterator<Item = &'p Path>) -> Folders {
-        let mut cells = HashMap::new();
-        for f in files {
-            cells.entry(f.parent().map(Path::to_path_buf).unwrap_or_default()).or_insert_with(OnceLock::new);
-        }
-        Folders { cells }
+        dirs.into_iter().filter_map(|d| cells[d].get().and_then(|f| f.note.clone())).collect()
     }
 
     /// The context of the folder holding `path`.
     pub fn of(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Arc<Folder> {
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        match self.cells.get(&dir) {
-            Some(cell) => cell.get_or_init(|| Arc::new(build(path, settings, source))).clone(),
-            None => Arc::new(build(path, settings, source)),
-        }
+        let cell = match self.cells.lock() {
+            Ok(mut cells) => cells.entry(dir).or_default().clone(),
+            Err(_) => return Arc::new(build(path, settings, source)),
+        };
+        cell.get_or_init(|| Arc::new(build(path, settings, source))).clone()
     }
 }
 

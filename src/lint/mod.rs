@@ -119,6 +119,8 @@ pub struct Settings<'a> {
     pub ignore: Vec<&'static str>,
     /// `[lint.per-file-ignores]`: files matching a glob skip these rules.
     pub per_file_ignores: Vec<(globset::GlobMatcher, Vec<&'static str>)>,
+    /// What the rules work out about each catalogue of `all` (same order).
+    derived: Vec<rules::Derived>,
 }
 
 impl<'a> Settings<'a> {
@@ -137,6 +139,7 @@ impl<'a> Settings<'a> {
             select: None,
             ignore: Vec::new(),
             per_file_ignores: Vec::new(),
+            derived: all.iter().map(|_| rules::Derived::default()).collect(),
         }
     }
 
@@ -195,7 +198,9 @@ pub fn lint_file(
     let text = text.text;
     let scan = scanned.unwrap_or_else(|| scan(&text, kind, settings, catalog));
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
-    let ctx = Ctx { profile: settings.profile, catalog, all: settings.all, env_flags: &folder.env_flags };
+    let local = rules::Derived::default();
+    let derived = settings.all.iter().position(|c| std::ptr::eq(c, catalog)).map_or(&local, |i| &settings.derived[i]);
+    let ctx = Ctx { profile: settings.profile, catalog, all: settings.all, env_flags: &folder.env_flags, derived };
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     let mut violations: Vec<Violation> = Vec::new();
     for r in &scan.refs {
@@ -274,33 +279,75 @@ fn apply_suppressions(violations: Vec<Violation>, suppressions: &[suppress::Supp
     kept
 }
 
-/// Lints files in parallel (work stealing across every core); results come
-/// back in input order. Each folder's context is built once; each file is
-/// read once.
-pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Source, settings: &Settings<'_>) -> Report {
-    use rayon::prelude::*;
-    let folders = Folders::new(files.iter().map(|(p, _)| p.as_path()));
-    let results: Vec<Result<FileReport, Skipped>> = files
-        .par_iter()
-        .map(|(rel, kind)| {
-            let folder = folders.of(rel, settings, source);
-            let (read, scanned) = folder.take(rel).unwrap_or_else(|| (source.read(rel), None));
-            // A scan made as another kind (by name, not by content) is not reused.
-            let scanned = scanned.filter(|_| *kind == FileKind::Shell);
-            match read {
-                Ok(text) => Ok(lint_file(rel, text, *kind, settings, &folder, scanned)),
-                Err(reason) => Err(Skipped { path: rel.clone(), reason }),
-            }
-        })
-        .collect();
-    let mut report = Report { notes: folders.notes(), ..Report::default() };
-    for r in results {
-        match r {
-            Ok(f) => report.files.push(f),
-            Err(s) => report.skipped.push(s),
+/// One file's result, with its place in the report: (order, path, result).
+type Linted = (usize, PathBuf, Result<FileReport, Skipped>);
+
+/// Lints files as they come — from a list, or from a walk still under way
+/// — on whichever thread hands them in. Each folder's context is built
+/// once; each file is read once and linted once.
+pub struct Linter<'s, 'a> {
+    source: &'s dyn Source,
+    settings: &'s Settings<'a>,
+    folders: Folders,
+    /// (order, path, result); sorted by order, then path, at the end.
+    results: std::sync::Mutex<Vec<Linted>>,
+    seen: std::sync::Mutex<std::collections::HashSet<PathBuf>>,
+}
+
+impl<'s, 'a> Linter<'s, 'a> {
+    pub fn new(source: &'s dyn Source, settings: &'s Settings<'a>) -> Self {
+        Linter {
+            source,
+            settings,
+            folders: Folders::default(),
+            results: std::sync::Mutex::new(Vec::new()),
+            seen: std::sync::Mutex::new(std::collections::HashSet::new()),
         }
     }
-    report
+
+    /// Lints one file (`rel` as shown); a file handed in twice is linted
+    /// once. `order` places it in the report (equal orders: by path).
+    pub fn lint(&self, order: usize, rel: &Path, kind: FileKind) {
+        if let Ok(mut seen) = self.seen.lock() {
+            if !seen.insert(rel.to_path_buf()) {
+                return;
+            }
+        }
+        let folder = self.folders.of(rel, self.settings, self.source);
+        let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.source.read(rel), None));
+        // A scan made as another kind (by name, not by content) is not reused.
+        let scanned = scanned.filter(|_| kind == FileKind::Shell);
+        let result = match read {
+            Ok(text) => Ok(lint_file(rel, text, kind, self.settings, &folder, scanned)),
+            Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
+        };
+        if let Ok(mut results) = self.results.lock() {
+            results.push((order, rel.to_path_buf(), result));
+        }
+    }
+
+    /// The report: files in order, then the folders' notes.
+    pub fn finish(self) -> Report {
+        let mut results = self.results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        results.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let mut report = Report { notes: self.folders.notes(), ..Report::default() };
+        for (_, _, r) in results {
+            match r {
+                Ok(f) => report.files.push(f),
+                Err(s) => report.skipped.push(s),
+            }
+        }
+        report
+    }
+}
+
+/// Lints a list of files in parallel (work stealing across every core);
+/// results come back in input order.
+pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Source, settings: &Settings<'_>) -> Report {
+    use rayon::prelude::*;
+    let linter = Linter::new(source, settings);
+    files.par_iter().enumerate().for_each(|(i, (rel, kind))| linter.lint(i, rel, *kind));
+    linter.finish()
 }
 
 /// The refs of a text, for tests and tools.

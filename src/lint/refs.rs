@@ -105,8 +105,8 @@ pub struct ArgvRules {
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
 /// An unknown flag takes no value, so a following word is not judged as one.
-pub fn argv_refs(
-    words: &[Word],
+pub fn argv_refs<W: std::borrow::Borrow<Word>>(
+    words: &[W],
     takes_value: TakesValue<'_>,
     rules: ArgvRules,
     binary: Option<&std::sync::Arc<Binary>>,
@@ -117,17 +117,20 @@ pub fn argv_refs(
     let mut last: Option<String> = None;
     // A usage synopsis (`[-o FILE] ...`) is not a command line: its bare
     // words are notation. Values given to options (a quoted prompt) do not count.
+    // Each option is looked up once: here, and its answer kept for the pairing.
+    let mut looked_up: Vec<Option<Option<usize>>> = vec![None; words.len()];
+    let mut lookup = |i: usize, t: &str| *looked_up[i].get_or_insert_with(|| takes_value(t));
     let synopsis = {
         let mut notation = false;
         let mut skip = 0usize;
-        for w in words {
-            let Some(t) = w.text.as_deref() else { continue };
+        for (i, w) in words.iter().enumerate() {
+            let Some(t) = w.borrow().text.as_deref() else { continue };
             if skip > 0 {
                 skip -= 1;
                 continue;
             }
             if t.starts_with('-') && t.parse::<f64>().is_err() && !t.contains('=') {
-                skip = takes_value(t).unwrap_or(0);
+                skip = lookup(i, t).unwrap_or(0);
                 continue;
             }
             let bracketed = (t.starts_with('<') && t.ends_with('>')) || t.starts_with('[') || t.ends_with(']');
@@ -139,7 +142,7 @@ pub fn argv_refs(
     // bare word is part of a finding already made.
     let mut quiet = false;
     while i < words.len() {
-        let w = &words[i];
+        let w: &Word = words[i].borrow();
         i += 1;
         let Some(text) = w.text.as_deref() else { continue };
         if text == "--" && rules.positionals {
@@ -177,12 +180,12 @@ pub fn argv_refs(
             });
             continue;
         }
-        let known = takes_value(text);
+        let known = lookup(i - 1, text);
         last = Some(text.to_string());
         quiet = known.is_none();
         let mut value = None;
         for k in 0..known.unwrap_or(0) {
-            let Some(next) = words.get(i) else { break };
+            let Some(next) = words.get(i).map(|n| n.borrow()) else { break };
             let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && t.parse::<f64>().is_err());
             if is_flag && !rules.dash_values {
                 break;

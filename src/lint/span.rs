@@ -14,13 +14,24 @@ pub struct Span {
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     starts: Vec<usize>,
+    /// An all-ASCII text counts columns in bytes.
+    ascii: bool,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { starts }
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        LineIndex { starts, ascii: text.is_ascii() }
+    }
+
+    /// Characters in `text[from..to]` (clamped to char boundaries by `get`).
+    fn chars(&self, text: &str, from: usize, to: usize) -> usize {
+        if self.ascii {
+            return to - from;
+        }
+        text.get(from..to).map_or(to - from, |s| s.chars().count())
     }
 
     /// 1-based (line, column) of a byte offset; the column counts characters.
@@ -28,13 +39,19 @@ impl LineIndex {
         let offset = offset.min(text.len());
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
         let start = self.starts[line - 1];
-        let col = text.get(start..offset).map_or(offset - start, |s| s.chars().count()) + 1;
-        (line, col)
+        (line, self.chars(text, start, offset) + 1)
     }
 
     pub fn span(&self, text: &str, start: usize, end: usize) -> Span {
         let (line, col) = self.position(text, start);
-        let (end_line, end_col) = self.position(text, end.max(start));
+        let end = end.max(start).min(text.len());
+        let start = start.min(text.len());
+        // An end on the same line is counted on from the start.
+        let same_line = self.starts.get(line).is_none_or(|next| end < *next);
+        if same_line && text.is_char_boundary(start) {
+            return Span { line, col, end_line: line, end_col: col + self.chars(text, start, end) };
+        }
+        let (end_line, end_col) = self.position(text, end);
         Span { line, col, end_line, end_col }
     }
 
@@ -69,5 +86,11 @@ mod tests {
         assert_eq!(idx.position(text, x), (2, 3));
         assert_eq!(idx.line_text(text, 2), "→ x");
         assert_eq!(idx.line_text(text, 9), "");
+        assert_eq!(idx.span(text, 3, x + 1), Span { line: 2, col: 1, end_line: 2, end_col: 4 });
+        assert_eq!(idx.span(text, 1, 4), Span { line: 1, col: 2, end_line: 2, end_col: 2 });
+        let ascii = "ab\ncd\n";
+        let idx = LineIndex::new(ascii);
+        assert_eq!(idx.span(ascii, 3, 5), Span { line: 2, col: 1, end_line: 2, end_col: 3 });
+        assert_eq!(idx.span(ascii, 2, 3), Span { line: 1, col: 3, end_line: 2, end_col: 1 });
     }
 }

@@ -28,9 +28,7 @@ pub struct Suppression {
 pub fn file_directive(text: &str) -> Option<Vec<String>> {
     static RE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"knobs:\s*ignore-file(?:\[([^\]]*)\])?").expect("valid regex"));
-    if !text.contains("ignore-file") {
-        return None;
-    }
+    memchr::memmem::find(text.as_bytes(), b"ignore-file")?;
     let c = RE.captures(text)?;
     Some(
         c.get(1)
@@ -59,7 +57,7 @@ pub fn directive(comment: &str) -> Option<Vec<String>> {
 /// Suppressions in a line-oriented file (env, shell): a trailing comment
 /// covers its own line, a comment alone on a line covers the next non-blank one.
 pub fn line_comments(text: &str) -> Vec<Suppression> {
-    if !text.contains("knobs:") {
+    if memchr::memmem::find(text.as_bytes(), b"knobs:").is_none() {
         return Vec::new();
     }
     let lines: Vec<&str> = text.lines().collect();

@@ -16,6 +16,7 @@ mod wrong_binary;
 mod wrong_metric_prefix;
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -128,6 +129,19 @@ pub struct Ctx<'a> {
     pub all: &'a [Catalog],
     /// Env variables a serve script passes to a flag.
     pub env_flags: &'a HashMap<String, String>,
+    /// What is worked out once per catalogue, on first need.
+    pub derived: &'a Derived,
+}
+
+/// Facts about one catalogue that rules ask for often and that take work
+/// to find: each is computed once, when first asked for, and shared by
+/// every file judged against that catalogue.
+#[derive(Debug, Default)]
+pub struct Derived {
+    /// Old name → the catalogue's name, over every other catalogued version.
+    renames: OnceLock<HashMap<String, String>>,
+    /// Every env key the build reads, sorted, with its flag.
+    env_keys: OnceLock<Vec<(String, String)>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -142,6 +156,46 @@ impl<'a> Ctx<'a> {
             .iter()
             .filter(|c| c.source.tag != self.catalog.source.tag && query::flag(c, self.profile, name).is_some())
             .collect()
+    }
+
+    /// The pinned build's name for a flag an older version called `old`.
+    pub fn renamed(&self, old: &str) -> Option<&'a str> {
+        let all = self.all;
+        let catalog = self.catalog;
+        let map = self.derived.renames.get_or_init(|| {
+            let mut map = HashMap::new();
+            for other in all.iter().filter(|c| c.source.tag != catalog.source.tag) {
+                for r in crate::catalog::diff::diff(other, catalog).flags_renamed {
+                    map.entry(r.from).or_insert(r.to);
+                }
+            }
+            map
+        });
+        map.get(old).map(String::as_str)
+    }
+
+    /// Every env key the pinned build reads: declared ones (and their
+    /// negated forms), and the convention's where the profile has one; only
+    /// keys of two words or more, sorted, each with its flag.
+    pub fn env_keys(&self) -> &'a [(String, String)] {
+        let (catalog, profile) = (self.catalog, self.profile);
+        self.derived.env_keys.get_or_init(|| {
+            let mut keys: Vec<(String, String)> = Vec::new();
+            for f in &catalog.flags {
+                for k in f.env.iter().cloned().chain(query::env_key_for(f, profile)) {
+                    if let (Some([from, to]), false) = (&profile.env.negated, f.negated.is_empty()) {
+                        if let Some(rest) = k.strip_prefix(from.as_str()) {
+                            keys.push((format!("{to}{rest}"), f.name.clone()));
+                        }
+                    }
+                    keys.push((k, f.name.clone()));
+                }
+            }
+            keys.retain(|(k, _)| k.contains('_'));
+            keys.sort();
+            keys.dedup();
+            keys
+        })
     }
 
     /// The pinned build's flag of a written spelling.

@@ -19,7 +19,6 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::diff::diff;
 use crate::catalog::query::env_target;
 use crate::lint::refs::{FlagSite, Ref};
 
@@ -37,6 +36,8 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         // A removed option named in prose (its own help row, a changelog)
         // is not a use of it.
         Ref::Flag { site: FlagSite::Loose, .. } if s.flag.is_some_and(|f| f.removed.is_some()) => return,
+        // A flag the pinned build has and still takes: nothing to say.
+        Ref::Flag { .. } if s.flag.is_some_and(|f| f.removed.is_none()) => return,
         Ref::Flag { name, span, .. } => (name.clone(), *span, format!("`{name}`")),
         Ref::Env { key, span, .. } => match s.env {
             Some(t) if t.flag.removed.is_some() => (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name)),
@@ -68,9 +69,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         return;
     }
     let tags: Vec<&str> = others.iter().map(|c| c.source.tag.as_str()).collect();
-    let renamed = others
-        .iter()
-        .find_map(|old| diff(old, ctx.catalog).flags_renamed.into_iter().find(|r| r.from == name).map(|r| r.to));
+    let renamed = ctx.renamed(&name).map(str::to_string);
     let mut help = format!("it exists in {} {}", ctx.catalog.source.engine, tags.join(", "));
     if let Some(to) = &renamed {
         help.push_str(&format!("; {} calls it `{to}`", ctx.catalog.source.tag));

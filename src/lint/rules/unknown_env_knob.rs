@@ -22,7 +22,7 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::{env_key_for, env_target, suggest};
+use crate::catalog::query::{env_target, suggest};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -39,24 +39,9 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     if s.env.is_some() || ctx.all.iter().any(|c| env_target(key, c, ctx.profile, ctx.env_flags).is_some()) {
         return;
     }
-    // Every key the build reads: declared ones (and their negated forms),
-    // and the convention's where the profile has one.
-    let mut keys: Vec<(String, &str)> = Vec::new();
-    for f in &ctx.catalog.flags {
-        for k in f.env.iter().cloned().chain(env_key_for(f, ctx.profile)) {
-            if let (Some([from, to]), false) = (&ctx.profile.env.negated, f.negated.is_empty()) {
-                if let Some(rest) = k.strip_prefix(from.as_str()) {
-                    keys.push((format!("{to}{rest}"), f.name.as_str()));
-                }
-            }
-            keys.push((k, f.name.as_str()));
-        }
-    }
-    keys.retain(|(k, _)| k.contains('_'));
-    keys.sort();
-    keys.dedup();
+    let keys = ctx.env_keys();
     let report = |prefix: &str, near: &str, out: &mut Vec<Violation>| {
-        let flag = keys.iter().find(|(k, _)| k == near).map_or("", |(_, f)| f);
+        let flag = keys.iter().find(|(k, _)| k == near).map_or("", |(_, f)| f.as_str());
         out.push(Violation {
             rule: &RULE,
             span: *span,

@@ -35,7 +35,7 @@ pub fn image_pins(text: &str, commands: &Commands, span: &dyn Fn(usize, usize) -
     static PIN: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:^|[/\s=])([A-Za-z0-9_.-]+):([A-Za-z0-9][A-Za-z0-9_.-]*)").expect("valid regex")
     });
-    if !commands.images().iter().any(|i| text.contains(i.as_str())) {
+    if !commands.may_pin(text) {
         return;
     }
     for c in PIN.captures_iter(text) {
@@ -62,6 +62,12 @@ pub fn assignment_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, _ctx: &
         let start = offset;
         offset += line.len();
         let content = line.trim_end_matches(['\n', '\r']);
+        // Only a line that starts with a capital (or `export`) and holds `=`
+        // can be an assignment alone: most lines are decided here.
+        let lead = content.trim_start();
+        if !(lead.starts_with(|c: char| c.is_ascii_uppercase()) || lead.starts_with("export")) || !lead.contains('=') {
+            continue;
+        }
         let Some(c) = ALONE.captures(content) else { continue };
         let (Some(key), Some(raw)) = (c.get(2), c.get(3)) else { continue };
         let (value, vs, ve) = value_of(raw.as_str());

@@ -155,6 +155,9 @@ fn is_block(tag: &Tag<'_>) -> bool {
 
 /// A block starting after pending suppressions: they cover the whole block.
 fn claim(pending: &mut Vec<Suppression>, idx: &LineIndex, text: &str, range: &Range<usize>, out: &mut Scan) {
+    if pending.is_empty() {
+        return;
+    }
     let (first, _) = idx.position(text, range.start);
     let (last, col) = idx.position(text, range.end);
     // A range ending at the start of a line ends on the line before.
@@ -172,8 +175,9 @@ fn code_block(lang: &str, m: &Mapped, text: &str, idx: &LineIndex, ctx: &ScanCtx
     let span = |s: usize, e: usize| idx.span(text, m.file_offset(s), m.file_offset(e));
     let shell_block = |code: &str, out: &mut Scan| {
         // `# knobs: ignore[…]` in the block, on the block's lines in the file.
-        let first = idx.position(text, m.file_offset(0)).0;
-        for mut s in suppress::line_comments(&m.text) {
+        let comments = suppress::line_comments(&m.text);
+        let first = if comments.is_empty() { 0 } else { idx.position(text, m.file_offset(0)).0 };
+        for mut s in comments {
             for l in [&mut s.span.line, &mut s.span.end_line, &mut s.first_line, &mut s.last_line] {
                 *l += first - 1;
             }

@@ -25,6 +25,8 @@ pub struct Commands {
     extra: Vec<String>,
     /// Finds any word that may start an engine command line (a pre-filter).
     needles: aho_corasick::AhoCorasick,
+    /// Finds `IMAGE:` for any engine image name (a pin's pre-filter).
+    image_needles: Option<aho_corasick::AhoCorasick>,
     /// The profile's image-tag pattern, compiled once.
     image_tag: Option<regex::Regex>,
     /// The profile's image variants with their tag patterns compiled once.
@@ -47,7 +49,10 @@ impl Commands {
         let variants = (profile.images.variants.iter().enumerate())
             .filter_map(|(i, v)| regex::Regex::new(&v.tag).ok().map(|re| (re, i)))
             .collect();
-        Commands { profile: profile.clone(), extra, needles, image_tag, variants }
+        let pins: Vec<String> =
+            profile.images.names.iter().filter(|n| !n.is_empty()).map(|n| format!("{n}:")).collect();
+        let image_needles = aho_corasick::AhoCorasick::new(&pins).ok();
+        Commands { profile: profile.clone(), extra, needles, image_needles, image_tag, variants }
     }
 
     /// True when `text` names a command or image that runs the engine: only
@@ -70,6 +75,11 @@ impl Commands {
             _ => None,
         };
         Some((inv, binary))
+    }
+
+    /// True when `text` may pin an engine image (`radiance:` appears).
+    pub fn may_pin(&self, text: &str) -> bool {
+        self.image_needles.as_ref().is_some_and(|n| n.is_match(text))
     }
 
     /// Image repository names (last path segment) that run the engine.

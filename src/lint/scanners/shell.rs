@@ -117,7 +117,10 @@ fn word(n: Node<'_>, src: &str) -> Word {
 }
 
 pub(crate) fn unquote(raw: &str) -> String {
-    let mut out = String::new();
+    if !raw.contains(['"', '\'', '\\']) {
+        return raw.to_string();
+    }
+    let mut out = String::with_capacity(raw.len());
     let mut quote: Option<char> = None;
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
@@ -151,10 +154,18 @@ pub(crate) fn array_name(raw: &str) -> Option<String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Part {
     pub word: Word,
-    /// The literal text a command-name match reads, when there is one.
-    pub name: Option<String>,
+    /// True when a command-name match may read the word (a command's
+    /// name, or a plain or quoted word): see [`Part::name`].
+    pub named: bool,
     /// The array a `"${args[@]}"` word expands.
     pub array: Option<String>,
+}
+
+impl Part {
+    /// The literal text a command-name match reads, when there is one.
+    pub fn name(&self, src: &str) -> Option<String> {
+        self.named.then(|| unquote(src.get(self.word.start..self.word.end).unwrap_or("")))
+    }
 }
 
 /// Arrays built in a script (`args=(…)`, `args+=(…)`): name → each literal.
@@ -189,10 +200,10 @@ pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part>>, Arrays)> {
                     })
                     .map(|c| Part {
                         word: word(c, src),
-                        name: match c.kind() {
-                            "command_name" => c.named_child(0).map(|w| unquote(text(w, src))),
-                            "word" | "raw_string" | "string" | "number" => Some(unquote(text(c, src))),
-                            _ => None,
+                        named: match c.kind() {
+                            "command_name" => c.named_child(0).is_some(),
+                            "word" | "raw_string" | "string" | "number" => true,
+                            _ => false,
                         },
                         array: array_name(text(c, src)),
                     })
@@ -217,11 +228,13 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
             full
         }
     };
+    // Only this text's references are read for env mappings below.
+    let first_ref = out.refs.len();
     let mut used_arrays: Vec<(String, Option<Arc<Binary>>)> = Vec::new();
     for parts in &commands {
-        let Some((start, binary)) = engine_argv_start(parts, ctx) else { continue };
+        let Some((start, binary)) = engine_argv_start(parts, src, ctx) else { continue };
         // Literal words and array expansions, each segment paired on its own.
-        let mut segment: Vec<Word> = Vec::new();
+        let mut segment: Vec<&Word> = Vec::new();
         for p in &parts[start..] {
             if let Some(name) = &p.array {
                 argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
@@ -231,7 +244,7 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
                 }
                 continue;
             }
-            segment.push(p.word.clone());
+            segment.push(&p.word);
         }
         argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
     }
@@ -240,7 +253,7 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
             argv_refs(literal, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
         }
     }
-    for r in &out.refs {
+    for r in &out.refs[first_ref..] {
         if let Ref::Flag { name, value: Some(v), .. } = r {
             if let Some(var) = &v.var {
                 if !out.env_flags.iter().any(|(a, b)| a == var && b == name) {
@@ -253,8 +266,8 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
 
 /// Where the engine's argv starts among a command's parts, and which binary
 /// it is, if this command runs the engine.
-fn engine_argv_start(parts: &[Part], ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
-    let word_text = |p: &Part| p.name.clone();
+fn engine_argv_start(parts: &[Part], src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
+    let word_text = |p: &Part| p.name(src);
     let mut i = 0;
     // Past any wrappers (`exec sudo -u svc nice -n 5 radiance …`).
     loop {
@@ -272,8 +285,8 @@ fn engine_argv_start(parts: &[Part], ctx: &ScanCtx<'_>) -> Option<(usize, Option
             let sub = parts.get(i + 1).and_then(word_text);
             let sub2 = parts.get(i + 2).and_then(word_text);
             return match (sub.as_deref(), sub2.as_deref()) {
-                (Some("run"), _) => runtime_argv(parts, i + 1, ctx),
-                (Some("container"), Some("run")) => runtime_argv(parts, i + 2, ctx),
+                (Some("run"), _) => runtime_argv(parts, i + 1, src, ctx),
+                (Some("container"), Some("run")) => runtime_argv(parts, i + 2, src, ctx),
                 _ => None,
             };
         }
@@ -307,9 +320,9 @@ fn engine_argv_start(parts: &[Part], ctx: &ScanCtx<'_>) -> Option<(usize, Option
 }
 
 /// `podman run [options] IMAGE [engine] ARGS…`: the argv after an engine image.
-fn runtime_argv(parts: &[Part], from: usize, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
+fn runtime_argv(parts: &[Part], from: usize, src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
     for (i, p) in parts.iter().enumerate().skip(from + 1) {
-        let Some(t) = p.name.clone() else { continue };
+        let Some(t) = p.name(src) else { continue };
         if t.starts_with('-') {
             continue;
         }
@@ -326,8 +339,8 @@ fn runtime_argv(parts: &[Part], from: usize, ctx: &ScanCtx<'_>) -> Option<(usize
                 None => {}
             }
             // The image may be followed by the engine's command itself.
-            let next = parts.get(i + 1).and_then(|p| p.name.clone());
-            let after = parts.get(i + 2).and_then(|p| p.name.clone());
+            let next = parts.get(i + 1).and_then(|p| p.name(src));
+            let after = parts.get(i + 2).and_then(|p| p.name(src));
             if let Some(n) = next.as_deref() {
                 if let Some((Invocation::Engine { words, .. }, binary)) =
                     ctx.commands.invocation(basename(n), after.as_deref())

@@ -41,7 +41,9 @@ pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<
     {
         return None;
     }
-    let mut commands: Vec<Vec<Raw>> = vec![Vec::new()];
+    // Every word, flat; each command starts at one of `starts`.
+    let mut raws: Vec<Raw> = Vec::with_capacity(b.len() / 8);
+    let mut starts: Vec<usize> = vec![0];
     let mut arrays = Arrays::new();
     let mut i = 0;
     while i < b.len() {
@@ -54,13 +56,13 @@ pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<
                 if b.get(i + 1) == Some(&b';') {
                     return None;
                 }
-                commands.push(Vec::new());
+                starts.push(raws.len());
                 i += 1;
             }
             b'#' => i = line_end(b, i),
             b'|' | b'&' => {
                 // `|`, `||`, `&&`, `&`, `|&`: a new command follows.
-                commands.push(Vec::new());
+                starts.push(raws.len());
                 i += 1;
                 if i < b.len() && (b[i] == b'|' || b[i] == b'&') {
                     i += 1;
@@ -82,7 +84,7 @@ pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<
             _ => {
                 if let Some(open) = array_open(b, i) {
                     // `args=(…)` / `args+=(…)`: only before a command's words.
-                    let current = commands.last()?;
+                    let current = &raws[*starts.last()?..];
                     let declared = current.first().is_some_and(|r| DECLARATIONS.contains(&&src[r.start..r.end]));
                     if !declared && current.iter().any(|r| !is_assignment(&src[r.start..r.end])) {
                         return None;
@@ -99,13 +101,15 @@ pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<
                     i = end;
                     continue;
                 }
-                commands.last_mut()?.push(Raw { start: i, end });
+                raws.push(Raw { start: i, end });
                 i = next;
             }
         }
     }
     let mut out = Vec::new();
-    for raws in commands {
+    starts.push(raws.len());
+    for k in starts.windows(2) {
+        let raws = &raws[k[0]..k[1]];
         let mut first = 0;
         loop {
             // Leading assignments (`X=1 radiance …`) are not words of the command.
@@ -335,6 +339,11 @@ fn first_expansion(raw: &str) -> Option<(String, Option<String>)> {
 }
 
 fn part(raw: &str, r: &Raw, first: bool) -> Part {
+    // A plain word (no quote, escape, expansion or glob bracket) reads as itself.
+    if !raw.bytes().any(|c| matches!(c, b'\'' | b'"' | b'\\' | b'$' | b'[')) {
+        let word = Word { text: Some(raw.to_string()), var: None, default: None, start: r.start, end: r.end };
+        return Part { word, named: true, array: None };
+    }
     let kind = kind_of(raw);
     let mut w = Word { text: None, var: None, default: None, start: r.start, end: r.end };
     match kind {
@@ -351,19 +360,15 @@ fn part(raw: &str, r: &Raw, first: bool) -> Part {
             }
         },
     }
-    // What a command-name match reads: a command name is always read; later
-    // words only when plain or quoted.
-    let name = match kind {
-        _ if first => Some(unquote(raw)),
-        Kind::Word | Kind::RawString | Kind::String => Some(unquote(raw)),
-        _ => None,
-    };
+    // A command name is always read by a command-name match; later words
+    // only when plain or quoted.
+    let named = first || matches!(kind, Kind::Word | Kind::RawString | Kind::String);
     let array = super::shell::array_name(raw);
     if array.is_some() {
         // An array expansion is read as the array's literals, not as a word.
         w.var = None;
     }
-    Part { word: w, name, array }
+    Part { word: w, named, array }
 }
 
 #[cfg(test)]
