@@ -184,6 +184,27 @@ fn env_file_names_ignore_files_excludes_and_skipped_counts() {
 }
 
 #[test]
+fn overlapping_paths_lint_each_file_once_in_path_order() {
+    let t = tree(&[
+        ("docs/b.md", b"`--checkpoint-policy floor`\n"),
+        ("docs/a/z.md", b"`--checkpoint-policy floor`\n"),
+        ("docs/a-b.md", b"`--checkpoint-policy floor`\n"),
+    ]);
+    // docs/b.md is named twice (by itself and by its folder): one finding.
+    let r = run_in(t.path(), &["lint", "--format", "short", "docs/b.md", "docs", "docs/b.md"]);
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "docs/a/z.md:1:22: KNB002 `floor` is not a member of `--checkpoint-policy`",
+            "docs/a-b.md:1:22: KNB002 `floor` is not a member of `--checkpoint-policy`",
+            "docs/b.md:1:22: KNB002 `floor` is not a member of `--checkpoint-policy`",
+        ],
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn suppressions_in_shell_blocks_and_for_whole_files() {
     let t = tree(&[
         (

@@ -151,6 +151,8 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         let mut settings = Settings::new(&engine.profile, catalog, all, extra);
         settings.env_files = cfg.env_files.clone();
         settings.severity = severities(cfg)?;
+        settings.keep_text = args.fix || args.diff;
+        settings.keep_clean = io.verbosity > 1;
         settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
         let mut cfg_select: Vec<&'static str> = Vec::new();
         for s in &cfg.select {
@@ -220,6 +222,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
             let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
             // Files are linted as the walk finds them, on the walk's threads.
             let linter = Linter::new(&disk, &settings);
+            let linter = if group.paths.len() > 1 { linter.once_each() } else { linter };
             let walked = crate::walk::walk_each(&group.paths, &io.cwd, &settings.env_files, &exclude, &|rel, kind| {
                 if changed.as_ref().is_none_or(|c| c.iter().any(|c| c == rel)) {
                     linter.lint(0, rel, kind);
@@ -244,6 +247,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
             fail_on = Severity::Error;
         }
         merged.files.extend(report.files);
+        merged.clean += report.clean;
         merged.skipped.extend(report.skipped);
         merged.excluded += report.excluded;
         merged.notes.extend(report.notes);

@@ -38,7 +38,13 @@ pub type Read = (Result<Text, String>, Option<Scan>);
 impl Folder {
     /// A text this folder's context already read (taken: each is linted once).
     pub fn take(&self, path: &Path) -> Option<Read> {
-        self.texts.lock().ok()?.remove(path)
+        let mut texts = self.texts.lock().ok()?;
+        let read = texts.remove(path);
+        if texts.is_empty() {
+            // Every text taken: the map's room goes too.
+            *texts = HashMap::new();
+        }
+        read
     }
 
     /// The catalogue the folder's files are judged against: its pin's, or
@@ -53,7 +59,15 @@ impl Folder {
 /// (files may arrive from a walk still under way).
 #[derive(Default)]
 pub struct Folders {
-    cells: Mutex<HashMap<PathBuf, Arc<OnceLock<Arc<Folder>>>>>,
+    cells: Mutex<HashMap<PathBuf, Arc<Cell>>>,
+}
+
+/// One folder's context: built once; `building` is set by the thread that
+/// builds it, so others can tell it is under way.
+#[derive(Default)]
+struct Cell {
+    folder: OnceLock<Arc<Folder>>,
+    building: std::sync::atomic::AtomicBool,
 }
 
 impl Folders {
@@ -62,17 +76,48 @@ impl Folders {
         let Ok(cells) = self.cells.lock() else { return Vec::new() };
         let mut dirs: Vec<&PathBuf> = cells.keys().collect();
         dirs.sort();
-        dirs.into_iter().filter_map(|d| cells[d].get().and_then(|f| f.note.clone())).collect()
+        dirs.into_iter().filter_map(|d| cells[d].folder.get().and_then(|f| f.note.clone())).collect()
     }
 
-    /// The context of the folder holding `path`.
+    fn cell(&self, path: &Path) -> Option<Arc<Cell>> {
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let mut cells = self.cells.lock().ok()?;
+        Some(match cells.get(dir) {
+            Some(cell) => cell.clone(),
+            None => cells.entry(dir.to_path_buf()).or_default().clone(),
+        })
+    }
+
+    /// True when the context of the folder holding `path` is built.
+    pub fn built(&self, path: &Path) -> bool {
+        let dir = path.parent().unwrap_or(Path::new(""));
+        self.cells.lock().is_ok_and(|cells| cells.get(dir).is_some_and(|c| c.folder.get().is_some()))
+    }
+
+    /// The context of the folder holding `path`, waiting for it if another
+    /// thread is building it.
     pub fn of(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Arc<Folder> {
-        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        let cell = match self.cells.lock() {
-            Ok(mut cells) => cells.entry(dir).or_default().clone(),
-            Err(_) => return Arc::new(build(path, settings, source)),
-        };
-        cell.get_or_init(|| Arc::new(build(path, settings, source))).clone()
+        match self.cell(path) {
+            Some(cell) => {
+                cell.building.store(true, std::sync::atomic::Ordering::Relaxed);
+                cell.folder.get_or_init(|| Arc::new(build(path, settings, source))).clone()
+            }
+            None => Arc::new(build(path, settings, source)),
+        }
+    }
+
+    /// The context of the folder holding `path` when it is built or this
+    /// thread builds it now; `None` while another thread is building it (the
+    /// caller has other work to do meanwhile).
+    pub fn ready(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Option<Arc<Folder>> {
+        let Some(cell) = self.cell(path) else { return Some(Arc::new(build(path, settings, source))) };
+        if let Some(f) = cell.folder.get() {
+            return Some(f.clone());
+        }
+        if cell.building.swap(true, std::sync::atomic::Ordering::AcqRel) {
+            return cell.folder.get().cloned();
+        }
+        Some(cell.folder.get_or_init(|| Arc::new(build(path, settings, source))).clone())
     }
 }
 

@@ -62,12 +62,15 @@ impl From<Span> for SpanOut {
     }
 }
 
-/// A linted file: its findings, and its text where there are findings (for
-/// snippets).
+/// A linted file: its findings, the lines around them (for snippets), and
+/// its whole text only where fixes will be applied.
 #[derive(Debug, Clone)]
 pub struct FileReport {
     pub path: String,
+    /// The whole text as linted, kept only when [`Settings::keep_text`] asks.
     pub text: Option<String>,
+    /// The lines a snippet shows: each finding's line and one each side.
+    pub lines: Excerpt,
     pub findings: Vec<Finding>,
     /// Which build the file was judged against.
     pub tag: String,
@@ -75,10 +78,53 @@ pub struct FileReport {
     pub notes: Vec<String>,
 }
 
+impl FileReport {
+    /// Nothing to say: no findings, no notes, judged against `tag`.
+    fn is_clean(&self, tag: &str) -> bool {
+        self.findings.is_empty() && self.notes.is_empty() && self.tag == tag
+    }
+}
+
+/// Some lines of a file, by 1-based number, and how many lines it has.
+#[derive(Debug, Clone, Default)]
+pub struct Excerpt {
+    lines: std::collections::BTreeMap<usize, String>,
+    count: usize,
+}
+
+impl Excerpt {
+    /// The lines around every finding in `text`.
+    fn around(text: &str, idx: &span::LineIndex, findings: &[Finding]) -> Excerpt {
+        let mut lines = std::collections::BTreeMap::new();
+        for f in findings {
+            for n in f.span.line.saturating_sub(1).max(1)..=f.span.line + 1 {
+                if n <= idx.line_count() {
+                    lines.entry(n).or_insert_with(|| idx.line_text(text, n).to_string());
+                }
+            }
+        }
+        Excerpt { lines, count: idx.line_count() }
+    }
+
+    /// The text of a 1-based line without its line ending ("" when not kept).
+    pub fn line(&self, n: usize) -> &str {
+        self.lines.get(&n).map_or("", String::as_str)
+    }
+
+    /// How many lines the file has (a final newline starts an empty one).
+    pub fn count(&self) -> usize {
+        self.count
+    }
+}
+
 /// Everything one `knobs lint` run found.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// Files with something to say: findings, notes, or a version other
+    /// than the run's (every file with [`Settings::keep_clean`]).
     pub files: Vec<FileReport>,
+    /// Files linted with nothing to say, counted, not kept.
+    pub clean: usize,
     pub skipped: Vec<Skipped>,
     /// Files a walk left out by `exclude` or ignore files.
     pub excluded: usize,
@@ -87,6 +133,11 @@ pub struct Report {
 }
 
 impl Report {
+    /// How many files were linted.
+    pub fn linted(&self) -> usize {
+        self.files.len() + self.clean
+    }
+
     pub fn findings(&self) -> impl Iterator<Item = &Finding> {
         self.files.iter().flat_map(|f| f.findings.iter())
     }
@@ -119,6 +170,11 @@ pub struct Settings<'a> {
     pub ignore: Vec<&'static str>,
     /// `[lint.per-file-ignores]`: files matching a glob skip these rules.
     pub per_file_ignores: Vec<(globset::GlobMatcher, Vec<&'static str>)>,
+    /// Keep the whole text of files with findings (to apply fixes).
+    pub keep_text: bool,
+    /// Keep a report of every file, even one with nothing to say (`-vv`
+    /// names each file's version).
+    pub keep_clean: bool,
     /// What the rules work out about each catalogue of `all` (same order).
     derived: Vec<rules::Derived>,
 }
@@ -139,6 +195,8 @@ impl<'a> Settings<'a> {
             select: None,
             ignore: Vec::new(),
             per_file_ignores: Vec::new(),
+            keep_text: false,
+            keep_clean: false,
             derived: all.iter().map(|_| rules::Derived::default()).collect(),
         }
     }
@@ -232,9 +290,14 @@ pub fn lint_file(
         .collect();
     findings.sort_by(|a, b| (a.span.line, a.span.column, a.code).cmp(&(b.span.line, b.span.column, b.code)));
     findings.dedup();
-    // The text is kept only where a renderer will show a snippet of it.
-    let text = (!findings.is_empty()).then_some(text);
-    FileReport { path: shown, text, findings, tag: catalog.source.tag.clone(), notes }
+    // Only the lines a snippet shows are kept; the whole text only for fixes.
+    let lines = if findings.is_empty() {
+        Excerpt::default()
+    } else {
+        Excerpt::around(&text, &span::LineIndex::new(&text), &findings)
+    };
+    let text = (settings.keep_text && !findings.is_empty()).then_some(text);
+    FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes }
 }
 
 /// Drops what suppressions silence; reports unused and unknown suppressions.
@@ -291,7 +354,12 @@ pub struct Linter<'s, 'a> {
     folders: Folders,
     /// (order, path, result); sorted by order, then path, at the end.
     results: std::sync::Mutex<Vec<Linted>>,
-    seen: std::sync::Mutex<std::collections::HashSet<PathBuf>>,
+    /// Files linted with nothing to say.
+    clean: std::sync::atomic::AtomicUsize,
+    /// Files put off until their folder's context is ready.
+    later: std::sync::Mutex<Vec<(usize, PathBuf, FileKind)>>,
+    /// Paths linted so far, when the same file may be handed in twice.
+    seen: Option<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
 }
 
 impl<'s, 'a> Linter<'s, 'a> {
@@ -301,26 +369,69 @@ impl<'s, 'a> Linter<'s, 'a> {
             settings,
             folders: Folders::default(),
             results: std::sync::Mutex::new(Vec::new()),
-            seen: std::sync::Mutex::new(std::collections::HashSet::new()),
+            later: std::sync::Mutex::new(Vec::new()),
+            clean: std::sync::atomic::AtomicUsize::new(0),
+            seen: None,
         }
     }
 
-    /// Lints one file (`rel` as shown); a file handed in twice is linted
-    /// once. `order` places it in the report (equal orders: by path).
+    /// Lints a file handed in twice only once (several walked paths may
+    /// overlap: `knobs lint docs docs/arm.md`).
+    pub fn once_each(mut self) -> Self {
+        self.seen = Some(std::sync::Mutex::new(std::collections::HashSet::new()));
+        self
+    }
+
+    /// Lints one file (`rel` as shown). `order` places it in the report
+    /// (equal orders: by path).
     pub fn lint(&self, order: usize, rel: &Path, kind: FileKind) {
-        if let Ok(mut seen) = self.seen.lock() {
+        if let Some(Ok(mut seen)) = self.seen.as_ref().map(|s| s.lock()) {
             if !seen.insert(rel.to_path_buf()) {
                 return;
             }
         }
-        let folder = self.folders.of(rel, self.settings, self.source);
+        // A file whose folder another thread is still reading waits for the end.
+        let Some(folder) = self.folders.ready(rel, self.settings, self.source) else {
+            if let Ok(mut later) = self.later.lock() {
+                later.push((order, rel.to_path_buf(), kind));
+            }
+            return;
+        };
+        self.lint_in(order, rel, kind, &folder);
+        self.catch_up();
+    }
+
+    /// Lints files put off earlier whose folders are ready now.
+    fn catch_up(&self) {
+        loop {
+            let next = {
+                let Ok(mut later) = self.later.lock() else { return };
+                match later.iter().position(|(_, rel, _)| self.folders.built(rel)) {
+                    Some(i) => later.swap_remove(i),
+                    None => return,
+                }
+            };
+            let (order, rel, kind) = next;
+            let folder = self.folders.of(&rel, self.settings, self.source);
+            self.lint_in(order, &rel, kind, &folder);
+        }
+    }
+
+    fn lint_in(&self, order: usize, rel: &Path, kind: FileKind, folder: &Folder) {
         let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.source.read(rel), None));
         // A scan made as another kind (by name, not by content) is not reused.
         let scanned = scanned.filter(|_| kind == FileKind::Shell);
         let result = match read {
-            Ok(text) => Ok(lint_file(rel, text, kind, self.settings, &folder, scanned)),
+            Ok(text) => Ok(lint_file(rel, text, kind, self.settings, folder, scanned)),
             Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
         };
+        // A file with nothing to say is counted, not kept.
+        if let Ok(f) = &result {
+            if !self.settings.keep_clean && f.is_clean(&self.settings.catalog.source.tag) {
+                self.clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return;
+            }
+        }
         if let Ok(mut results) = self.results.lock() {
             results.push((order, rel.to_path_buf(), result));
         }
@@ -328,9 +439,27 @@ impl<'s, 'a> Linter<'s, 'a> {
 
     /// The report: files in order, then the folders' notes.
     pub fn finish(self) -> Report {
+        use rayon::prelude::*;
+        let later = std::mem::take(&mut *self.later.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let lint_later = |(order, rel, kind): &(usize, PathBuf, FileKind)| {
+            let folder = self.folders.of(rel, self.settings, self.source);
+            self.lint_in(*order, rel, *kind, &folder);
+        };
+        // A few left over are done here; many (a list with no walk) in parallel.
+        if later.len() > 64 {
+            later.par_iter().for_each(lint_later);
+        } else {
+            later.iter().for_each(lint_later);
+        }
         let mut results = self.results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        results.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        // Path order (component by component) as bytes: `/` sorts first.
+        results.sort_by_cached_key(|(order, path, _)| {
+            let key: Vec<u8> =
+                path.as_os_str().as_encoded_bytes().iter().map(|b| if *b == b'/' { 0 } else { *b }).collect();
+            (*order, key)
+        });
         let mut report = Report { notes: self.folders.notes(), ..Report::default() };
+        report.clean = self.clean.into_inner();
         for (_, _, r) in results {
             match r {
                 Ok(f) => report.files.push(f),

@@ -114,7 +114,7 @@ pub fn argv_refs<W: std::borrow::Borrow<Word>>(
     out: &mut Vec<Ref>,
 ) {
     let mut i = 0;
-    let mut last: Option<String> = None;
+    let mut last: Option<&str> = None;
     // A usage synopsis (`[-o FILE] ...`) is not a command line: its bare
     // words are notation. Values given to options (a quoted prompt) do not count.
     // Each option is looked up once: here, and its answer kept for the pairing.
@@ -155,7 +155,7 @@ pub fn argv_refs<W: std::borrow::Borrow<Word>>(
                 out.push(Ref::Stray {
                     word: text.to_string(),
                     span: span(w.start, w.end),
-                    after: last.clone(),
+                    after: last.map(str::to_string),
                     binary: binary.cloned(),
                 });
             }
@@ -181,7 +181,7 @@ pub fn argv_refs<W: std::borrow::Borrow<Word>>(
             continue;
         }
         let known = lookup(i - 1, text);
-        last = Some(text.to_string());
+        last = Some(text);
         quiet = known.is_none();
         let mut value = None;
         for k in 0..known.unwrap_or(0) {

@@ -39,10 +39,21 @@ impl Source for Disk {
         if meta.len() > self.max_file_size {
             return Err(format!("larger than {} bytes", self.max_file_size));
         }
-        // Read at most the cap (the file may grow while it is read).
+        // Read the length the file had when opened: bytes appended while it
+        // is read are not linted, and a file that shrinks gives what is left.
         use std::io::Read;
-        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0) + 1);
-        file.take(self.max_file_size + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+        let len = usize::try_from(meta.len()).unwrap_or(0);
+        let mut bytes = vec![0u8; len];
+        let mut got = 0;
+        while got < len {
+            match (&file).read(&mut bytes[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(format!("cannot read: {e}")),
+            }
+        }
+        bytes.truncate(got);
         decode(bytes, self.max_file_size)
     }
 

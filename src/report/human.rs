@@ -7,7 +7,7 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, So
 
 use super::{counts, plural, Context};
 use crate::lint::rules::Severity;
-use crate::lint::span::LineIndex;
+use crate::lint::Excerpt;
 use crate::lint::{Finding, Report};
 
 /// The line a finding points at (with a line of context on each side), cut
@@ -72,8 +72,8 @@ fn cut(line: &str, from: usize, to: usize) -> (String, usize) {
 }
 
 /// The snippet of a finding and its label's span within it.
-fn snippet(file: &str, text: &str, idx: &LineIndex, f: &Finding) -> (Snippet, SourceSpan) {
-    let target = idx.line_text(text, f.span.line);
+fn snippet(file: &str, excerpt: &Excerpt, f: &Finding) -> (Snippet, SourceSpan) {
+    let target = excerpt.line(f.span.line);
     let chars: Vec<usize> = target.char_indices().map(|(b, _)| b).collect();
     let n = chars.len();
     let byte = |c: usize| chars.get(c).copied().unwrap_or(target.len());
@@ -93,7 +93,7 @@ fn snippet(file: &str, text: &str, idx: &LineIndex, f: &Finding) -> (Snippet, So
     let mut first_line = f.span.line.saturating_sub(1);
     let mut offset = 0;
     if f.span.line > 1 {
-        let (prev, _) = cut(idx.line_text(text, f.span.line - 1), from, to.max(from + WINDOW.min(MAX_LINE)));
+        let (prev, _) = cut(excerpt.line(f.span.line - 1), from, to.max(from + WINDOW.min(MAX_LINE)));
         window.push_str(&prev);
         window.push('\n');
         offset = window.len();
@@ -101,9 +101,9 @@ fn snippet(file: &str, text: &str, idx: &LineIndex, f: &Finding) -> (Snippet, So
     }
     window.push_str(&shown);
     let mut lines = f.span.line - first_line;
-    if f.span.line < idx.line_count() {
-        let next = idx.line_text(text, f.span.line + 1);
-        if !(f.span.line + 1 == idx.line_count() && next.is_empty()) {
+    if f.span.line < excerpt.count() {
+        let next = excerpt.line(f.span.line + 1);
+        if !(f.span.line + 1 == excerpt.count() && next.is_empty()) {
             let (next, _) = cut(next, from, to.max(from + WINDOW.min(MAX_LINE)));
             window.push('\n');
             window.push_str(&next);
@@ -157,10 +157,8 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
     for file in &report.files {
-        let Some(text) = file.text.as_deref() else { continue };
-        let idx = LineIndex::new(text);
         for f in &file.findings {
-            let (source, span) = snippet(&file.path, text, &idx, f);
+            let (source, span) = snippet(&file.path, &file.lines, f);
             let shown = Shown { finding: f, source, span };
             if handler.render_report(&mut out, &shown).is_err() {
                 let _ = writeln!(out, "{}:{}:{}: {} {}", f.path, f.span.line, f.span.column, f.code, f.message);

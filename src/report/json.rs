@@ -24,7 +24,7 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
             "pinned": report
                 .files
                 .iter()
-                .filter(|f| !ctx.build.ends_with(&format!(" {}", f.tag)))
+                .filter(|f| !ctx.build.strip_suffix(f.tag.as_str()).is_some_and(|b| b.ends_with(' ')))
                 .map(|f| json!({"path": f.path, "tag": f.tag}))
                 .collect::<Vec<_>>(),
         },

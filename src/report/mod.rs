@@ -62,7 +62,7 @@ pub fn statistics(report: &Report) -> String {
         let _ = writeln!(out, "{n:>width$}  {code}  {name}");
     }
     let total: usize = counts.iter().map(|c| c.0).sum();
-    let _ = writeln!(out, "{} in {}.", plural(total, "finding"), plural(report.files.len(), "file"));
+    let _ = writeln!(out, "{} in {}.", plural(total, "finding"), plural(report.linted(), "file"));
     out
 }
 
@@ -77,7 +77,7 @@ pub(crate) fn counts(report: &Report) -> Counts {
     use crate::lint::rules::Severity;
     let errors = report.findings().filter(|f| f.severity == Severity::Error).count();
     let warnings = report.findings().filter(|f| f.severity == Severity::Warning).count();
-    Counts { files: report.files.len(), errors, warnings }
+    Counts { files: report.linted(), errors, warnings }
 }
 
 fn plural(n: usize, word: &str) -> String {

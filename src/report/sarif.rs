@@ -41,9 +41,8 @@ pub fn render(report: &Report) -> String {
         .collect();
     let mut results = Vec::new();
     for file in &report.files {
-        let lines: Vec<&str> = file.text.as_deref().unwrap_or("").lines().collect();
         for f in &file.findings {
-            let line_text = lines.get(f.span.line.saturating_sub(1)).map_or("", |l| l.trim());
+            let line_text = file.lines.line(f.span.line).trim();
             let mut text = f.message.clone();
             if let Some(h) = &f.help {
                 text.push_str(". ");

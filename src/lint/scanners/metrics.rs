@@ -15,6 +15,8 @@ pub struct Matcher {
     /// Finds where any prefix starts; `None` when the engine has none.
     finder: Option<AhoCorasick>,
     prefixes: Vec<String>,
+    /// The last byte every prefix ends with, when they share one.
+    last_byte: Option<u8>,
 }
 
 /// Characters that, just before a prefix, make it part of another word
@@ -58,12 +60,11 @@ impl Matcher {
     pub fn new(prefixes: &[String]) -> Matcher {
         let prefixes: Vec<String> = prefixes.iter().filter(|p| !p.is_empty()).cloned().collect();
         let finder = (!prefixes.is_empty()).then(|| AhoCorasick::new(&prefixes).ok()).flatten();
-        Matcher { finder, prefixes }
-    }
-
-    /// True when the text may hold a metric name (a cheap pre-filter).
-    pub fn might_match(&self, text: &str) -> bool {
-        self.finder.as_ref().is_some_and(|f| f.is_match(text))
+        let last_byte = prefixes
+            .first()
+            .and_then(|p| p.bytes().last())
+            .filter(|b| prefixes.iter().all(|p| p.bytes().last() == Some(*b)));
+        Matcher { finder, prefixes, last_byte }
     }
 
     /// The next name at or after `from`: its range and where its pattern
@@ -100,6 +101,9 @@ impl Matcher {
 
     /// Finds metric names in `text`; `span` maps a byte range of `text` to a span.
     pub fn scan(&self, text: &str, span: &dyn Fn(usize, usize) -> Span, out: &mut Vec<Ref>) {
+        if self.last_byte.is_some_and(|last| memchr::memchr(last, text.as_bytes()).is_none()) {
+            return;
+        }
         let mut from = 0;
         let mut last = 0;
         while let Some((start, end, tail)) = self.next(text, from, last) {

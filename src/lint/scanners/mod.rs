@@ -82,6 +82,40 @@ impl Commands {
         self.image_needles.as_ref().is_some_and(|n| n.is_match(text))
     }
 
+    /// Every `IMAGE:TAG` in `text` whose image is the engine's: the byte
+    /// range of each tag. The image name stands alone (at the start, or
+    /// after `/`, `=` or whitespace); the tag is `[A-Za-z0-9][A-Za-z0-9_.-]*`.
+    pub fn image_refs(&self, text: &str) -> Vec<std::ops::Range<usize>> {
+        let Some(needles) = &self.image_needles else { return Vec::new() };
+        let b = text.as_bytes();
+        let part_of_name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+        let mut out = Vec::new();
+        let mut resume = 0;
+        for m in needles.find_overlapping_iter(text) {
+            if m.start() < resume {
+                continue;
+            }
+            let standalone = match m.start().checked_sub(1).map(|i| b[i]) {
+                None => true,
+                Some(c) => {
+                    c == b'/' || c == b'=' || c.is_ascii_whitespace() || (c >= 0x80 && before_is_space(text, m.start()))
+                }
+            };
+            if !standalone {
+                continue;
+            }
+            let tag_start = m.end();
+            if !b.get(tag_start).is_some_and(u8::is_ascii_alphanumeric) {
+                continue;
+            }
+            let tag_end =
+                tag_start + b[tag_start..].iter().position(|c| !part_of_name(*c)).unwrap_or(b.len() - tag_start);
+            resume = tag_end;
+            out.push(tag_start..tag_end);
+        }
+        out
+    }
+
     /// Image repository names (last path segment) that run the engine.
     pub fn images(&self) -> &[String] {
         &self.profile.images.names
@@ -111,6 +145,11 @@ impl Commands {
     pub fn is_known(&self, command: &str) -> bool {
         self.extra.iter().any(|e| e == command) || self.profile.commands.iter().any(|c| c.name == command)
     }
+}
+
+/// True when the character ending at `at` is Unicode white space.
+fn before_is_space(text: &str, at: usize) -> bool {
+    text[..at].chars().next_back().is_some_and(char::is_whitespace)
 }
 
 /// What the lint needs to know about the engine while scanning.

@@ -7,6 +7,10 @@
 //! here-documents, `[[ … ]]`), which then goes to tree-sitter-bash.
 //! `tests::agrees_with_the_full_parser` holds the two readings to each other.
 
+use std::sync::LazyLock;
+
+use memchr::memmem;
+
 use super::shell::{unquote, Arrays, Part};
 use crate::lint::refs::Word;
 
@@ -35,10 +39,9 @@ struct Raw {
 pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<Vec<Part>>, Arrays)> {
     let b = src.as_bytes();
     // Constructs left to the full parser, found in one pass.
-    if memchr::memmem::find(b, b"$(").is_some()
-        || memchr::memchr(b'`', b).is_some()
-        || memchr::memmem::find(b, b"<<").is_some()
-    {
+    static SUBSTITUTION: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"$("));
+    static HEREDOC: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"<<"));
+    if SUBSTITUTION.find(b).is_some() || memchr::memchr(b'`', b).is_some() || HEREDOC.find(b).is_some() {
         return None;
     }
     // Every word, flat; each command starts at one of `starts`.
@@ -205,9 +208,26 @@ fn is_assignment(raw: &str) -> bool {
 
 /// Where the word starting at `i` ends, and where scanning resumes; `None`
 /// for an unterminated quote or a construct the full parser must read.
+/// Bytes that end a word or change how it reads; every other byte is
+/// stepped over in a tight loop.
+static SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let specials = b" \t\n\r;|&<>()\\'\"$";
+    let mut k = 0;
+    while k < specials.len() {
+        t[specials[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
+
 fn scan_word(b: &[u8], mut i: usize, in_array: bool) -> Option<(usize, usize)> {
     while i < b.len() {
-        match b[i] {
+        while i < b.len() && !SPECIAL[usize::from(b[i])] {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { break };
+        match c {
             b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&' | b'<' | b'>' => break,
             b')' if in_array => break,
             b'(' | b')' => return None,
