@@ -106,10 +106,12 @@ pub fn build(tree: &PinnedTree, profile: &Profile, queries: &[String], io: &mut 
     let headers = optional(&profile.extract.headers)?;
     let validators = optional(&profile.extract.validators)?;
     let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
-    let (flags, mut warnings) = extract(&sources)?;
     let (files, missing) = tree.cpp_sources(&profile.extract.metrics)?;
     let files: Vec<SourceFile> = files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
-    let (metrics, metric_warnings) = extract_metrics(&files, &profile.metrics.prefixes)?;
+    // Flags and metrics are read from the sources side by side.
+    let (flags, metrics) = rayon::join(|| extract(&sources), || extract_metrics(&files, &profile.metrics.prefixes));
+    let (flags, mut warnings) = flags?;
+    let (metrics, metric_warnings) = metrics?;
     warnings.extend(metric_warnings);
     for w in &warnings {
         writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;

@@ -7,6 +7,8 @@
 
 use tree_sitter::Node;
 
+use super::cst::KindName;
+
 use super::cst::{self, call_args, call_name, call_template_args, chained_calls, line, string_value, text};
 use super::handler::{self, Code};
 use super::roles::{kind_of_call_name, kind_of_ident, looks, role_of_name, Looks, Role};
@@ -85,8 +87,8 @@ fn is_lookup(name: &str) -> bool {
 
 pub(crate) fn candidates(p: &Parsed<'_>, file: usize, code: &Code<'_>) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for node in cst::preorder(p.tree.root_node()) {
-        if node.kind() != "call_expression" {
+    for node in p.nodes() {
+        if node.kind_name() != "call_expression" {
             continue;
         }
         if let Some(c) = operator_link(p, node) {
@@ -125,7 +127,7 @@ fn spellings(s: &str) -> Option<Vec<String>> {
 
 /// The struct field a bound argument names: `o.port`, `&c.threads`, `cfg->x`.
 fn bound_field(n: Node<'_>, src: &str) -> Option<String> {
-    match n.kind() {
+    match n.kind_name() {
         "field_expression" => n.child_by_field_name("field").map(|f| text(f, src).to_string()),
         "pointer_expression" => n.child_by_field_name("argument").and_then(|a| bound_field(a, src)),
         _ => None,
@@ -138,14 +140,14 @@ fn bound_field(n: Node<'_>, src: &str) -> Option<String> {
 /// optionally a value semantic, then the help.
 fn operator_link(p: &Parsed<'_>, call: Node<'_>) -> Option<Candidate> {
     let function = call.child_by_field_name("function")?;
-    if function.kind() != "call_expression" {
+    if function.kind_name() != "call_expression" {
         return None;
     }
     // The chain must hold at least two named links, or start from a call
     // that says it adds options, so that `f()(x, y)` alone is not a flag.
     let mut links = 0;
     let mut root = call;
-    while let Some(f) = root.child_by_field_name("function").filter(|f| f.kind() == "call_expression") {
+    while let Some(f) = root.child_by_field_name("function").filter(|f| f.kind_name() == "call_expression") {
         if call_args(root).first().and_then(|a| string_value(*a, p.src)).is_some_and(|s| option_name(&s).is_some()) {
             links += 1;
         }
@@ -153,7 +155,7 @@ fn operator_link(p: &Parsed<'_>, call: Node<'_>) -> Option<Candidate> {
     }
     let root_says_options = call_name(root, p.src).is_some_and(|n| n.to_ascii_lowercase().contains("option"));
     let parent_is_link = call.parent().is_some_and(|g| {
-        g.kind() == "call_expression"
+        g.kind_name() == "call_expression"
             && g.child_by_field_name("function") == Some(call)
             && call_args(g).first().and_then(|a| string_value(*a, p.src)).is_some_and(|s| option_name(&s).is_some())
     });
@@ -178,7 +180,7 @@ fn operator_link(p: &Parsed<'_>, call: Node<'_>) -> Option<Candidate> {
             }
             continue;
         }
-        if a.kind() == "call_expression" {
+        if a.kind_name() == "call_expression" {
             semantic = true;
             let root = cst::chain_root(*a);
             if let Some(t) = call_template_args(root, p.src) {
@@ -227,13 +229,13 @@ fn declaring(name: &str) -> bool {
 /// `{"-t", "--threads"}`: an initializer list of flag names — at least one
 /// long, or only single-dash ones (`{"-npp"}`) in a declaring call.
 fn flag_list(n: Node<'_>, src: &str, declaring: bool) -> Option<Vec<String>> {
-    if n.kind() != "initializer_list" {
+    if n.kind_name() != "initializer_list" {
         return None;
     }
     let mut cursor = n.walk();
     let names: Vec<String> = n
         .named_children(&mut cursor)
-        .filter(|c| c.kind() != "comment")
+        .filter(|c| c.kind_name() != "comment")
         .map(|c| string_value(c, src))
         .collect::<Option<_>>()?;
     let all_flags = !names.is_empty() && names.iter().all(|s| matches!(looks(s), Looks::Flag | Looks::Short));
@@ -243,7 +245,7 @@ fn flag_list(n: Node<'_>, src: &str, declaring: bool) -> Option<Vec<String>> {
 /// A help text chosen by a ternary (`ex == X ? "…" : "…"`): the general
 /// (else) branch, the one most binaries print.
 fn chosen_text(n: Node<'_>, src: &str) -> Option<String> {
-    if n.kind() != "conditional_expression" {
+    if n.kind_name() != "conditional_expression" {
         return None;
     }
     let alt = n.child_by_field_name("alternative")?;
@@ -253,7 +255,7 @@ fn chosen_text(n: Node<'_>, src: &str) -> Option<String> {
 /// The help a format call builds: its format string (`format("… %d", x)`)
 /// and what stands for each placeholder.
 fn format_help(n: Node<'_>, src: &str) -> Option<(String, Vec<HelpArg>)> {
-    if n.kind() != "call_expression" {
+    if n.kind_name() != "call_expression" {
         return None;
     }
     let name = call_name(n, src)?.to_ascii_lowercase();
@@ -274,7 +276,7 @@ fn help_arg(n: Node<'_>, src: &str) -> HelpArg {
     if let Some(s) = string_value(n, src) {
         return HelpArg::Text(s);
     }
-    match n.kind() {
+    match n.kind_name() {
         "number_literal" => HelpArg::Text(text(n, src).to_string()),
         "field_expression" => match n.child_by_field_name("field").map(|f| text(f, src)) {
             // `params.x.c_str()`'s inner field is reached through the call.
@@ -289,7 +291,7 @@ fn help_arg(n: Node<'_>, src: &str) -> HelpArg {
             // `params.hostname.c_str()`: the field.
             let object = n
                 .child_by_field_name("function")
-                .filter(|f| f.kind() == "field_expression")
+                .filter(|f| f.kind_name() == "field_expression")
                 .and_then(|f| f.child_by_field_name("argument"));
             match object {
                 Some(o) if matches!(call_name(n, src), Some("c_str" | "data" | "str")) => help_arg(o, src),
@@ -362,7 +364,7 @@ fn call_candidate(
             }
             continue;
         }
-        if a.kind() == "lambda_expression" {
+        if a.kind_name() == "lambda_expression" {
             let h = handler::read(p, file, *a, code);
             c.kind = c.kind.or(h.kind);
             c.evidence = c.evidence.or(h.evidence);
@@ -430,7 +432,7 @@ fn call_candidate(
             }
             continue;
         }
-        match a.kind() {
+        match a.kind_name() {
             "number_literal" => {
                 c.default = Some(text(*a, p.src).to_string());
                 evidence += 1;
@@ -488,7 +490,7 @@ fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate, code: Optio
         string_value(*a, p.src).unwrap_or_else(|| {
             let t = text(*a, p.src);
             // `1.0f`, `4u`: the number, not its C++ suffix.
-            if a.kind() == "number_literal" { t.trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']) } else { t }
+            if a.kind_name() == "number_literal" { t.trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']) } else { t }
                 .to_string()
         })
     });
@@ -496,7 +498,7 @@ fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate, code: Optio
         Some(Role::Metavar) => c.metavar = first_value,
         Some(Role::Default) => {
             c.default = first_value;
-            if args.first().is_some_and(|a| matches!(a.kind(), "true" | "false")) {
+            if args.first().is_some_and(|a| matches!(a.kind_name(), "true" | "false")) {
                 c.kind = c.kind.or(Some(Kind::Switch));
             }
         }
@@ -544,7 +546,7 @@ fn apply_setter(p: &Parsed<'_>, setter: Node<'_>, c: &mut Candidate, code: Optio
 /// (`IsMember`, `one_of`, `choices`, `in_set`) over a list of string literals.
 fn member_check(p: &Parsed<'_>, setter: Node<'_>) -> Option<Vec<String>> {
     for n in cst::preorder(setter) {
-        if n == setter || n.kind() != "call_expression" {
+        if n == setter || n.kind_name() != "call_expression" {
             continue;
         }
         let name = call_name(n, p.src)?.to_ascii_lowercase().replace('_', "");
@@ -565,8 +567,8 @@ fn identifiers(p: &Parsed<'_>, setter: Node<'_>, code: Option<&Code<'_>>) -> Vec
     let Some(args) = setter.child_by_field_name("arguments") else { return Vec::new() };
     let mut out = Vec::new();
     for n in cst::preorder(args) {
-        if !matches!(n.kind(), "identifier" | "qualified_identifier")
-            || n.parent().is_some_and(|p| p.kind() == "qualified_identifier")
+        if !matches!(n.kind_name(), "identifier" | "qualified_identifier")
+            || n.parent().is_some_and(|p| p.kind_name() == "qualified_identifier")
         {
             continue;
         }

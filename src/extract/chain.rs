@@ -7,6 +7,8 @@
 
 use tree_sitter::Node;
 
+use super::cst::KindName;
+
 use super::cst::{self, call_name, line, string_value, text};
 use super::roles::{looks, Looks};
 use super::{Candidate, Parsed};
@@ -45,13 +47,13 @@ fn is_compare_call(name: &str) -> bool {
 /// True when a flag literal sits in a comparison.
 fn in_comparison(lit: Node<'_>, src: &str) -> bool {
     let Some(parent) = lit.parent() else { return false };
-    match parent.kind() {
+    match parent.kind_name() {
         "binary_expression" => {
             parent.child_by_field_name("operator").is_some_and(|op| matches!(text(op, src), "==" | "!="))
         }
         "argument_list" => parent
             .parent()
-            .filter(|c| c.kind() == "call_expression")
+            .filter(|c| c.kind_name() == "call_expression")
             .and_then(|c| call_name(c, src))
             .is_some_and(is_compare_call),
         _ => false,
@@ -61,7 +63,7 @@ fn in_comparison(lit: Node<'_>, src: &str) -> bool {
 pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
     let mut seen_ifs = Vec::new();
-    for node in cst::preorder(p.tree.root_node()) {
+    for node in p.nodes() {
         if !cst::is_string(node) {
             continue;
         }
@@ -109,11 +111,11 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
 fn condition_owner(lit: Node<'_>) -> Option<Node<'_>> {
     let mut cur = lit;
     while let Some(parent) = cur.parent() {
-        if parent.kind() == "if_statement" {
+        if parent.kind_name() == "if_statement" {
             let cond = parent.child_by_field_name("condition")?;
             return (cond.start_byte() <= lit.start_byte() && lit.end_byte() <= cond.end_byte()).then_some(parent);
         }
-        if matches!(parent.kind(), "compound_statement" | "function_definition" | "translation_unit") {
+        if matches!(parent.kind_name(), "compound_statement" | "function_definition" | "translation_unit") {
             return None;
         }
         cur = parent;
@@ -129,7 +131,7 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
     let mut consumes = false;
     let mut sets_true = false;
     for n in cst::preorder(body) {
-        match n.kind() {
+        match n.kind_name() {
             // a nested if-chain belongs to its own flags
             "if_statement" if n != body && has_flag_comparison(p, n) => break,
             "call_expression" => {
@@ -163,12 +165,12 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
             }
             "assignment_expression" => {
                 let mut right = n.child_by_field_name("right");
-                while let Some(r) = right.filter(|r| r.kind() == "assignment_expression") {
+                while let Some(r) = right.filter(|r| r.kind_name() == "assignment_expression") {
                     right = r.child_by_field_name("right");
                 }
                 // A constant (`= true`, `= 0`, `= "fast"`) sets; anything else
                 // (`= ARGV_NEXT`, `= argv[++i]`) reads a value.
-                match right.map(|r| r.kind()) {
+                match right.map(|r| r.kind_name()) {
                     Some("true") => sets_true = true,
                     Some("false" | "number_literal" | "string_literal" | "null" | "char_literal") | None => {}
                     Some(_) => consumes = true,
@@ -176,7 +178,7 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
                 if c.field.is_none() {
                     c.field = n
                         .child_by_field_name("left")
-                        .filter(|l| l.kind() == "field_expression")
+                        .filter(|l| l.kind_name() == "field_expression")
                         .and_then(|l| l.child_by_field_name("field"))
                         .map(|f| text(f, p.src).to_string());
                 }

@@ -6,6 +6,27 @@ use tree_sitter::Node;
 
 use super::text::unescape;
 
+/// Node kinds by id, read from the C++ grammar once. `Node::kind` measures
+/// and checks its C string on every call, and the extractors ask it of
+/// every node many times.
+static KINDS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    let language: tree_sitter::Language = tree_sitter_cpp::LANGUAGE.into();
+    (0..language.node_kind_count())
+        .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or("").to_string())
+        .collect()
+});
+
+/// A node's kind, from the table above.
+pub trait KindName {
+    fn kind_name(&self) -> &'static str;
+}
+
+impl KindName for Node<'_> {
+    fn kind_name(&self) -> &'static str {
+        KINDS.get(usize::from(self.kind_id())).map_or("", String::as_str)
+    }
+}
+
 /// The source text of a node.
 pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
     src.get(node.byte_range()).unwrap_or("")
@@ -19,7 +40,7 @@ pub fn line(node: Node<'_>) -> usize {
 /// The value of a string literal, a run of adjacent literals, or a raw string.
 /// `None` for anything else (a macro inside a concatenation counts as nothing).
 pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
-    match node.kind() {
+    match node.kind_name() {
         "string_literal" => {
             let t = text(node, src);
             let start = t.find('"')?;
@@ -49,7 +70,7 @@ pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
 
 /// True when the node is a string literal of any form.
 pub fn is_string(node: Node<'_>) -> bool {
-    matches!(node.kind(), "string_literal" | "raw_string_literal" | "concatenated_string")
+    matches!(node.kind_name(), "string_literal" | "raw_string_literal" | "concatenated_string")
 }
 
 /// Joins every string piece of an expression such as `"a '" + v + "' b"`,
@@ -58,7 +79,7 @@ pub fn message_value(node: Node<'_>, src: &str) -> String {
     if let Some(s) = string_value(node, src) {
         return s;
     }
-    match node.kind() {
+    match node.kind_name() {
         "binary_expression" => {
             let mut out = String::new();
             let mut cursor = node.walk();
@@ -94,7 +115,7 @@ pub fn call_name<'a>(call: Node<'_>, src: &'a str) -> Option<&'a str> {
 }
 
 fn callee_name<'a>(f: Node<'_>, src: &'a str) -> Option<&'a str> {
-    match f.kind() {
+    match f.kind_name() {
         "identifier" | "field_identifier" => Some(text(f, src)),
         "field_expression" => f.child_by_field_name("field").and_then(|n| callee_name(n, src)),
         "qualified_identifier" => f.child_by_field_name("name").and_then(|n| callee_name(n, src)),
@@ -107,7 +128,7 @@ fn callee_name<'a>(f: Node<'_>, src: &'a str) -> Option<&'a str> {
 pub fn call_template_args(call: Node<'_>, src: &str) -> Option<String> {
     let mut f = call.child_by_field_name("function")?;
     loop {
-        match f.kind() {
+        match f.kind_name() {
             "field_expression" => f = f.child_by_field_name("field")?,
             "qualified_identifier" => f = f.child_by_field_name("name")?,
             "template_function" | "template_method" => {
@@ -124,7 +145,7 @@ pub fn call_args(call: Node<'_>) -> Vec<Node<'_>> {
         return Vec::new();
     };
     let mut cursor = args.walk();
-    args.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect()
+    args.named_children(&mut cursor).filter(|n| n.kind_name() != "comment").collect()
 }
 
 /// Climbs a method chain: for the call `a(...)` in `a(...).b(...).c(...)`,
@@ -133,11 +154,11 @@ pub fn chained_calls(call: Node<'_>) -> Vec<Node<'_>> {
     let mut out = Vec::new();
     let mut cur = call;
     while let Some(parent) = cur.parent() {
-        if parent.kind() != "field_expression" || parent.child_by_field_name("argument") != Some(cur) {
+        if parent.kind_name() != "field_expression" || parent.child_by_field_name("argument") != Some(cur) {
             break;
         }
         let Some(grand) = parent.parent() else { break };
-        if grand.kind() != "call_expression" || grand.child_by_field_name("function") != Some(parent) {
+        if grand.kind_name() != "call_expression" || grand.child_by_field_name("function") != Some(parent) {
             break;
         }
         out.push(grand);
@@ -153,9 +174,9 @@ pub fn chain_root(call: Node<'_>) -> Node<'_> {
     loop {
         let inner = cur
             .child_by_field_name("function")
-            .filter(|f| f.kind() == "field_expression")
+            .filter(|f| f.kind_name() == "field_expression")
             .and_then(|f| f.child_by_field_name("argument"))
-            .filter(|a| a.kind() == "call_expression");
+            .filter(|a| a.kind_name() == "call_expression");
         match inner {
             Some(i) => cur = i,
             None => return cur,
@@ -167,10 +188,10 @@ pub fn chain_root(call: Node<'_>) -> Node<'_> {
 pub fn enclosing_function_name<'a>(node: Node<'_>, src: &'a str) -> Option<&'a str> {
     let mut cur = node.parent();
     while let Some(n) = cur {
-        if n.kind() == "function_definition" {
+        if n.kind_name() == "function_definition" {
             let mut d = n.child_by_field_name("declarator")?;
             loop {
-                match d.kind() {
+                match d.kind_name() {
                     "function_declarator" | "pointer_declarator" | "reference_declarator" => {
                         d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
                     }

@@ -10,6 +10,8 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use super::cst::KindName;
+
 use super::cst::{self, call_args, call_name, line, message_value, string_value, text};
 use super::roles::kind_of_ident;
 use super::Parsed;
@@ -44,7 +46,7 @@ pub(crate) struct Handler {
 fn function_name<'a>(def: Node<'_>, src: &'a str) -> Option<&'a str> {
     let mut d = def.child_by_field_name("declarator")?;
     loop {
-        match d.kind() {
+        match d.kind_name() {
             "function_declarator" | "pointer_declarator" | "reference_declarator" => {
                 d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
             }
@@ -56,7 +58,7 @@ fn function_name<'a>(def: Node<'_>, src: &'a str) -> Option<&'a str> {
 }
 
 fn declarator_name<'a>(d: Node<'_>, src: &'a str) -> Option<&'a str> {
-    match d.kind() {
+    match d.kind_name() {
         "identifier" | "field_identifier" => Some(text(d, src)),
         _ => d.child_by_field_name("declarator").or_else(|| d.named_child(0)).and_then(|n| declarator_name(n, src)),
     }
@@ -67,8 +69,8 @@ impl<'t> Code<'t> {
         let mut functions = HashMap::new();
         let mut tables = HashMap::new();
         for (i, p) in files.iter().enumerate() {
-            for n in cst::preorder(p.tree.root_node()) {
-                match n.kind() {
+            for n in p.nodes() {
+                match n.kind_name() {
                     "function_definition" => {
                         if let Some(name) = function_name(n, p.src) {
                             functions.entry(name.to_string()).or_insert((i, n));
@@ -79,7 +81,7 @@ impl<'t> Code<'t> {
                         else {
                             continue;
                         };
-                        if v.kind() == "initializer_list" {
+                        if v.kind_name() == "initializer_list" {
                             if let Some(name) = declarator_name(d, p.src) {
                                 tables.entry(name.to_string()).or_insert((i, v));
                             }
@@ -99,7 +101,7 @@ impl<'t> Code<'t> {
         let mut cursor = table.walk();
         let ids: Vec<String> = table
             .named_children(&mut cursor)
-            .filter(|e| matches!(e.kind(), "identifier" | "qualified_identifier"))
+            .filter(|e| matches!(e.kind_name(), "identifier" | "qualified_identifier"))
             .map(|e| text(e, src).to_string())
             .collect();
         (!ids.is_empty()).then_some(ids)
@@ -117,12 +119,12 @@ impl<'t> Code<'t> {
 /// The parameters of a lambda or function: (name, type text) each.
 fn parameters<'a>(n: Node<'_>, src: &'a str) -> Vec<(Option<&'a str>, &'a str)> {
     let Some(decl) = n.child_by_field_name("declarator") else { return Vec::new() };
-    let Some(list) = cst::preorder(decl).into_iter().find(|c| c.kind() == "parameter_list") else {
+    let Some(list) = cst::preorder(decl).into_iter().find(|c| c.kind_name() == "parameter_list") else {
         return Vec::new();
     };
     let mut cursor = list.walk();
     list.named_children(&mut cursor)
-        .filter(|c| c.kind() == "parameter_declaration")
+        .filter(|c| c.kind_name() == "parameter_declaration")
         .map(|p| {
             let ty = p.child_by_field_name("type").map_or("", |t| text(t, src));
             let name = p.child_by_field_name("declarator").and_then(|d| declarator_name(d, src));
@@ -160,7 +162,7 @@ fn body_evidence(body: Node<'_>, src: &str, values: &[&str]) -> Option<Kind> {
     let mut int = false;
     let mut float = false;
     for n in cst::preorder(body) {
-        if n.kind() != "call_expression" {
+        if n.kind_name() != "call_expression" {
             continue;
         }
         let direct = call_args(n).first().is_some_and(|a| values.iter().any(|v| is_var(*a, v, src)));
@@ -188,16 +190,17 @@ fn always_refuses(body: Node<'_>, file: usize, code: &Code<'_>) -> Option<String
     let src = code.src(file);
     let mut cursor = body.walk();
     for stmt in body.named_children(&mut cursor) {
-        match stmt.kind() {
+        match stmt.kind_name() {
             "throw_statement" => return Some(thrown(stmt, src)),
             "expression_statement" => {
-                let Some(call) = stmt.named_child(0).filter(|c| c.kind() == "call_expression") else { continue };
+                let Some(call) = stmt.named_child(0).filter(|c| c.kind_name() == "call_expression") else { continue };
                 let Some((f, def)) = call_name(call, src).and_then(|n| code.functions.get(n)) else { continue };
                 let Some(fbody) = def.child_by_field_name("body") else { continue };
                 let mut c2 = fbody.walk();
-                let stmts: Vec<Node<'_>> = fbody.named_children(&mut c2).filter(|s| s.kind() != "comment").collect();
+                let stmts: Vec<Node<'_>> =
+                    fbody.named_children(&mut c2).filter(|s| s.kind_name() != "comment").collect();
                 if let [t] = stmts.as_slice() {
-                    if t.kind() == "throw_statement" {
+                    if t.kind_name() == "throw_statement" {
                         let mut msg = thrown(*t, code.src(*f));
                         let arg = call_args(call).first().and_then(|a| string_value(*a, src));
                         if let (Some(arg), Some(i)) = (arg, msg.find("%s")) {
@@ -216,13 +219,13 @@ fn always_refuses(body: Node<'_>, file: usize, code: &Code<'_>) -> Option<String
 /// The message a throw statement carries.
 fn thrown(stmt: Node<'_>, src: &str) -> String {
     let expr = stmt.named_child(0);
-    let arg = expr.filter(|e| e.kind() == "call_expression").and_then(|e| call_args(e).into_iter().next());
+    let arg = expr.filter(|e| e.kind_name() == "call_expression").and_then(|e| call_args(e).into_iter().next());
     arg.or(expr).map(|a| message_value(a, src)).unwrap_or_default().trim().to_string()
 }
 
 fn unparen(n: Node<'_>) -> Node<'_> {
     let mut n = n;
-    while matches!(n.kind(), "parenthesized_expression" | "condition_clause") {
+    while matches!(n.kind_name(), "parenthesized_expression" | "condition_clause") {
         match n.named_child(0) {
             Some(c) => n = c,
             None => break,
@@ -234,11 +237,11 @@ fn unparen(n: Node<'_>) -> Node<'_> {
 /// True when `n` is the variable `v` (or `v.c_str()`).
 fn is_var(n: Node<'_>, v: &str, src: &str) -> bool {
     let n = unparen(n);
-    match n.kind() {
+    match n.kind_name() {
         "identifier" => text(n, src) == v,
         "call_expression" => n
             .child_by_field_name("function")
-            .filter(|f| f.kind() == "field_expression")
+            .filter(|f| f.kind_name() == "field_expression")
             .and_then(|f| f.child_by_field_name("argument"))
             .is_some_and(|a| is_var(a, v, src)),
         _ => false,
@@ -250,7 +253,7 @@ fn is_var(n: Node<'_>, v: &str, src: &str) -> bool {
 fn words_of_test(cond: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) -> Option<Vec<String>> {
     let src = code.src(file);
     let n = unparen(cond);
-    match n.kind() {
+    match n.kind_name() {
         "binary_expression" => {
             let op = n.child_by_field_name("operator").map(|o| text(o, src))?;
             let (l, r) = (n.child_by_field_name("left")?, n.child_by_field_name("right")?);
@@ -277,9 +280,10 @@ fn words_of_test(cond: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: u
             let param = parameters(*def, code.src(*f)).first().and_then(|(name, _)| *name)?;
             let body = def.child_by_field_name("body")?;
             let mut cursor = body.walk();
-            let stmts: Vec<Node<'_>> = body.named_children(&mut cursor).filter(|s| s.kind() != "comment").collect();
+            let stmts: Vec<Node<'_>> =
+                body.named_children(&mut cursor).filter(|s| s.kind_name() != "comment").collect();
             match stmts.as_slice() {
-                [ret] if ret.kind() == "return_statement" => {
+                [ret] if ret.kind_name() == "return_statement" => {
                     words_of_test(ret.named_child(0)?, param, *f, code, depth + 1)
                 }
                 _ => None,
@@ -291,9 +295,9 @@ fn words_of_test(cond: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: u
 
 /// True when a node throws (or calls something that only throws) at its top level.
 fn throws(n: Node<'_>, src: &str) -> bool {
-    cst::preorder(n).into_iter().any(|c| c.kind() == "throw_statement")
+    cst::preorder(n).into_iter().any(|c| c.kind_name() == "throw_statement")
         || cst::preorder(n).into_iter().any(|c| {
-            c.kind() == "call_expression"
+            c.kind_name() == "call_expression"
                 && call_name(c, src).is_some_and(|name| {
                     let l = name.to_ascii_lowercase();
                     l.contains("throw") || l.contains("fail") || l.contains("die") || l == "exit" || l == "abort"
@@ -314,9 +318,9 @@ fn chain(first: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) -
         match cur.child_by_field_name("alternative") {
             None => break,
             Some(alt) => {
-                let inner = if alt.kind() == "else_clause" { alt.named_child(0) } else { Some(alt) };
+                let inner = if alt.kind_name() == "else_clause" { alt.named_child(0) } else { Some(alt) };
                 match inner {
-                    Some(i) if i.kind() == "if_statement" => cur = i,
+                    Some(i) if i.kind_name() == "if_statement" => cur = i,
                     Some(i) => {
                         let closed = throws(i, src);
                         return (words.len() >= 2 || closed).then_some((words, closed));
@@ -328,10 +332,11 @@ fn chain(first: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) -
     }
     // No else: refused when what follows the chain throws.
     let mut next = first.next_named_sibling();
-    while let Some(n) = next.filter(|n| n.kind() == "comment") {
+    while let Some(n) = next.filter(|n| n.kind_name() == "comment") {
         next = n.next_named_sibling();
     }
-    let closed = next.is_some_and(|n| n.kind() == "throw_statement" || throws(n, src) && n.kind() != "if_statement");
+    let closed =
+        next.is_some_and(|n| n.kind_name() == "throw_statement" || throws(n, src) && n.kind_name() != "if_statement");
     (words.len() >= 2 || closed).then_some((words, closed))
 }
 
@@ -339,11 +344,11 @@ fn chain(first: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) -
 fn sequence(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) -> Option<(Vec<String>, bool, usize)> {
     let src = code.src(file);
     let mut cursor = body.walk();
-    let stmts: Vec<Node<'_>> = body.named_children(&mut cursor).filter(|s| s.kind() != "comment").collect();
+    let stmts: Vec<Node<'_>> = body.named_children(&mut cursor).filter(|s| s.kind_name() != "comment").collect();
     let mut words = Vec::new();
     let mut at = None;
     for s in &stmts {
-        if s.kind() == "if_statement" && s.child_by_field_name("alternative").is_none() {
+        if s.kind_name() == "if_statement" && s.child_by_field_name("alternative").is_none() {
             if let Some(w) = s.child_by_field_name("condition").and_then(|c| words_of_test(c, v, file, code, depth)) {
                 at.get_or_insert(line(*s));
                 words.extend(w);
@@ -351,7 +356,7 @@ fn sequence(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize)
             }
         }
         if !words.is_empty() {
-            let closed = s.kind() == "throw_statement" || throws(*s, src);
+            let closed = s.kind_name() == "throw_statement" || throws(*s, src);
             return (words.len() >= 2).then_some((words, closed, at.unwrap_or(0)));
         }
     }
@@ -372,7 +377,7 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
     }
     // An if-chain over the value, at any depth of the body.
     for n in cst::preorder(body) {
-        if n.kind() != "if_statement" || n.parent().is_some_and(|p| p.kind() == "else_clause") {
+        if n.kind_name() != "if_statement" || n.parent().is_some_and(|p| p.kind_name() == "else_clause") {
             continue;
         }
         let Some(cond) = n.child_by_field_name("condition") else { continue };
@@ -389,7 +394,7 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
     // The value, and locals that hold it split into a list (`split(v, ',')`).
     let mut names = vec![v];
     for n in cst::preorder(body) {
-        if n.kind() != "init_declarator" {
+        if n.kind_name() != "init_declarator" {
             continue;
         }
         let (Some(d), Some(init)) = (n.child_by_field_name("declarator"), n.child_by_field_name("value")) else {
@@ -401,7 +406,7 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
     }
     let is_value = |a: Node<'_>| names.iter().any(|name| is_var(a, name, src));
     for n in cst::preorder(body) {
-        if n.kind() != "call_expression" {
+        if n.kind_name() != "call_expression" {
             continue;
         }
         let args = call_args(n);
@@ -440,14 +445,14 @@ fn function_members(
     let src = code.src(file);
     // `for (const auto & t : table) { if (name_of(t) == v) return t; } throw …`
     for n in cst::preorder(body) {
-        if n.kind() != "for_range_loop" {
+        if n.kind_name() != "for_range_loop" {
             continue;
         }
         let (Some(right), Some(loop_body)) = (n.child_by_field_name("right"), n.child_by_field_name("body")) else {
             continue;
         };
         let compares = cst::preorder(loop_body).into_iter().any(|c| {
-            c.kind() == "binary_expression"
+            c.kind_name() == "binary_expression"
                 && c.child_by_field_name("operator").is_some_and(|o| text(o, src) == "==")
                 && (c.child_by_field_name("left").is_some_and(|l| is_var(l, v, src))
                     || c.child_by_field_name("right").is_some_and(|r| is_var(r, v, src)))
@@ -475,7 +480,7 @@ fn function_members(
 
 /// `string_split(v, ',')` and the like.
 fn is_split_of(n: Node<'_>, v: &str, src: &str) -> bool {
-    n.kind() == "call_expression"
+    n.kind_name() == "call_expression"
         && call_name(n, src).is_some_and(|c| c.to_ascii_lowercase().contains("split"))
         && call_args(n).first().is_some_and(|a| is_var(*a, v, src))
 }
@@ -484,11 +489,11 @@ fn is_split_of(n: Node<'_>, v: &str, src: &str) -> bool {
 /// constants sharing a prefix, lower-cased without it (`GGML_TYPE_Q8_0` → `q8_0`).
 fn table_words(table: Node<'_>, src: &str) -> Option<Vec<String>> {
     let mut cursor = table.walk();
-    let elems: Vec<Node<'_>> = table.named_children(&mut cursor).filter(|e| e.kind() != "comment").collect();
+    let elems: Vec<Node<'_>> = table.named_children(&mut cursor).filter(|e| e.kind_name() != "comment").collect();
     let mut strings = Vec::new();
     let mut idents = Vec::new();
     for e in &elems {
-        match e.kind() {
+        match e.kind_name() {
             "initializer_list" => {
                 // `{"key", value}`: the key.
                 if let Some(k) = e.named_child(0).and_then(|k| string_value(k, src)) {

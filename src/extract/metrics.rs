@@ -14,6 +14,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use tree_sitter::Node;
 
+use super::cst::KindName;
+
 use super::cst::{self, call_args, call_name, chain_root, chained_calls, line, string_value, text};
 use super::roles::{looks, Looks};
 use super::Parsed;
@@ -52,8 +54,8 @@ pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> 
     let mut out = Vec::new();
     // A prefix literal that a bare name is printed behind.
     let mut behind_prefix: Option<String> = None;
-    for node in cst::preorder(p.tree.root_node()) {
-        if !cst::is_string(node) || node.parent().is_some_and(|n| n.kind() == "concatenated_string") {
+    for node in p.nodes() {
+        if !cst::is_string(node) || p.parent(node).is_some_and(|n| n.kind_name() == "concatenated_string") {
             continue;
         }
         let Some(name) = string_value(node, p.src) else { continue };
@@ -94,19 +96,19 @@ pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> 
             labels: Vec::new(),
             location: p.loc(line(node)),
         };
-        match node.parent().map(|n| n.kind()) {
+        match p.parent(node).map(|n| n.kind_name()) {
             Some("argument_list") => {
-                if let Some(call) = node.parent().and_then(|a| a.parent()) {
+                if let Some(call) = p.parent(node).and_then(|a| p.parent(a)) {
                     from_call(p, call, node, &mut m);
                 }
             }
             Some("initializer_list") => {
-                if let Some(list) = node.parent() {
+                if let Some(list) = p.parent(node) {
                     from_siblings(p, list, node, &mut m);
                 }
             }
             Some("initializer_pair") => {
-                if let Some(list) = node.parent().and_then(|n| n.parent()) {
+                if let Some(list) = p.parent(node).and_then(|n| p.parent(n)) {
                     from_siblings(p, list, node, &mut m);
                 }
             }
@@ -125,19 +127,19 @@ pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> 
 fn bare_tables(p: &Parsed<'_>, prefix: &str) -> Vec<Metric> {
     static BARE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z_][a-z0-9_]*$").expect("valid regex"));
     let mut out = Vec::new();
-    for decl in cst::preorder(p.tree.root_node()) {
-        if decl.kind() != "init_declarator" {
+    for decl in p.nodes() {
+        if decl.kind_name() != "init_declarator" {
             continue;
         }
         let (Some(d), Some(v)) = (decl.child_by_field_name("declarator"), decl.child_by_field_name("value")) else {
             continue;
         };
-        if v.kind() != "initializer_list" {
+        if v.kind_name() != "initializer_list" {
             continue;
         }
         let Some(kind) = type_of_word(text(d, p.src)) else { continue };
         let mut cursor = v.walk();
-        for row in v.named_children(&mut cursor).filter(|r| r.kind() == "initializer_list") {
+        for row in v.named_children(&mut cursor).filter(|r| r.kind_name() == "initializer_list") {
             let mut rc = row.walk();
             let cells: Vec<Node<'_>> = row.named_children(&mut rc).collect();
             let Some(bare) = cells.first().and_then(|c| string_value(*c, p.src)) else { continue };
@@ -189,14 +191,14 @@ fn from_siblings(p: &Parsed<'_>, list: Node<'_>, name_node: Node<'_>, m: &mut Me
             continue;
         }
         let value =
-            if sib.kind() == "initializer_pair" { sib.child_by_field_name("value").unwrap_or(sib) } else { sib };
+            if sib.kind_name() == "initializer_pair" { sib.child_by_field_name("value").unwrap_or(sib) } else { sib };
         if let Some(s) = string_value(value, p.src) {
             if m.help.is_empty() && matches!(looks(&s), Looks::Prose) {
                 m.help = s;
             }
             continue;
         }
-        match value.kind() {
+        match value.kind_name() {
             "identifier" | "qualified_identifier" | "field_expression" if m.kind == MetricType::Untyped => {
                 if let Some(t) = type_of_word(text(value, p.src)) {
                     m.kind = t;

@@ -23,6 +23,8 @@ use std::collections::BTreeMap;
 
 use tree_sitter::{Parser, Tree};
 
+use cst::KindName;
+
 use crate::catalog::model::{Flag, Kind, MembersFrom, Metric};
 
 /// One source file read from the pinned tree.
@@ -161,24 +163,74 @@ impl Candidate {
     }
 }
 
-/// A parsed file with what the strategies share.
+/// A parsed file with what the strategies share: its tree and every node of
+/// it in source order, walked once for all of them.
 pub(crate) struct Parsed<'s> {
     pub path: &'s str,
     pub src: &'s str,
-    pub tree: Tree,
+    pub tree: &'s Tree,
+    pub nodes: Vec<tree_sitter::Node<'s>>,
+    /// Each node's parent as an index into `nodes` (the root's is itself).
+    parents: Vec<usize>,
+    /// A node's index in `nodes`, by its id.
+    index: std::collections::HashMap<usize, usize>,
 }
 
-impl Parsed<'_> {
+impl<'s> Parsed<'s> {
+    fn new(file: &'s SourceFile, tree: &'s Tree) -> Self {
+        // One walk: every node in source order, with its parent.
+        let mut nodes = Vec::new();
+        let mut parents = Vec::new();
+        let mut stack: Vec<usize> = Vec::new();
+        let mut cursor = tree.root_node().walk();
+        'outer: loop {
+            parents.push(stack.last().copied().unwrap_or(0));
+            nodes.push(cursor.node());
+            if cursor.goto_first_child() {
+                stack.push(nodes.len() - 1);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'outer;
+                }
+                if !cursor.goto_parent() {
+                    break 'outer;
+                }
+                stack.pop();
+            }
+        }
+        let index = nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect();
+        Parsed { path: &file.path, src: &file.masked, tree, nodes, parents, index }
+    }
+
+    /// A node's parent, looked up rather than searched for from the root
+    /// (as `Node::parent` does).
+    pub fn parent(&self, node: tree_sitter::Node<'s>) -> Option<tree_sitter::Node<'s>> {
+        let i = *self.index.get(&node.id())?;
+        (i != 0).then(|| self.nodes[self.parents[i]])
+    }
+
     pub fn loc(&self, line: usize) -> String {
         format!("{}:{}", self.path, line)
     }
+
+    /// Every node, depth first, in source order.
+    pub fn nodes(&self) -> impl Iterator<Item = tree_sitter::Node<'s>> + '_ {
+        self.nodes.iter().copied()
+    }
 }
 
-fn parse(file: &SourceFile) -> Result<Parsed<'_>, ExtractError> {
+fn parse(file: &SourceFile) -> Result<Tree, ExtractError> {
     let mut parser = Parser::new();
     parser.set_language(&tree_sitter_cpp::LANGUAGE.into()).map_err(|e| ExtractError::Grammar(e.to_string()))?;
-    let tree = parser.parse(&file.masked, None).ok_or_else(|| ExtractError::Parse { path: file.path.clone() })?;
-    Ok(Parsed { path: &file.path, src: &file.masked, tree })
+    parser.parse(&file.masked, None).ok_or_else(|| ExtractError::Parse { path: file.path.clone() })
+}
+
+/// Parses files on every core, in order.
+fn parse_all(files: &[&SourceFile]) -> Vec<Result<Tree, ExtractError>> {
+    use rayon::prelude::*;
+    files.par_iter().map(|f| parse(f)).collect()
 }
 
 /// Blanks `#define` and `#undef` lines (and their continuations), keeping
@@ -232,7 +284,7 @@ fn parse_warnings(p: &Parsed<'_>) -> Vec<Warning> {
                 line: pos.row + 1,
                 column: pos.column + 1,
                 message: if node.is_missing() {
-                    format!("parse error: expected `{}` here", node.kind())
+                    format!("parse error: expected `{}` here", node.kind_name())
                 } else {
                     "parse error: this region is not C++ that tree-sitter understands; flags in it may be missed"
                         .to_string()
@@ -274,40 +326,71 @@ pub fn extract_flags(
 
 /// Extracts the flags the sources declare.
 pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractError> {
-    let mut parsed = Vec::new();
-    for f in src.config.iter().chain(src.validators) {
-        parsed.push(parse(f)?);
-    }
+    use rayon::prelude::*;
+    // Every file is parsed (and walked) once, all at the same time.
+    let files: Vec<&SourceFile> = src.config.iter().chain(src.validators).chain(src.headers).collect();
+    let trees = parse_all(&files);
     let configs = src.config.len();
+    let code_files = configs + src.validators.len();
+    let mut parsed = Vec::new();
+    let mut headers = Vec::new();
+    for (i, (f, tree)) in files.iter().zip(trees.iter()).enumerate() {
+        match tree {
+            Ok(t) if i < code_files => parsed.push((*f, t)),
+            // A header that does not parse only lacks struct facts.
+            Ok(t) => headers.push((*f, t)),
+            Err(_) if i >= code_files => {}
+            Err(_) => return Err(ExtractError::Parse { path: f.path.clone() }),
+        }
+    }
+    let parsed: Vec<Parsed<'_>> = parsed.par_iter().map(|(f, t)| Parsed::new(f, t)).collect();
+    let headers: Vec<Parsed<'_>> = headers.par_iter().map(|(f, t)| Parsed::new(f, t)).collect();
     let mut warnings: Vec<Warning> = parsed[..configs].iter().flat_map(parse_warnings).collect();
     let mut structs = std::collections::HashMap::new();
     let mut field_defaults = std::collections::HashMap::new();
     let mut field_types = std::collections::HashMap::new();
-    let headers: Vec<Parsed<'_>> = src.headers.iter().filter_map(|h| parse(h).ok()).collect();
-    for p in parsed[..configs].iter().chain(&headers) {
-        for (k, v) in rows::struct_fields(p) {
+    let facts: Vec<_> = parsed[..configs]
+        .par_iter()
+        .chain(headers.par_iter())
+        .map(|p| (rows::struct_fields(p), rows::field_defaults(p), rows::field_types(p)))
+        .collect();
+    for (fields, defaults, types) in facts {
+        for (k, v) in fields {
             structs.entry(k).or_insert(v);
         }
-        for (k, v) in rows::field_defaults(p) {
+        for (k, v) in defaults {
             field_defaults.entry(k).or_insert(v);
         }
-        for (k, v) in rows::field_types(p) {
+        for (k, v) in types {
             field_types.entry(k).or_insert(v);
         }
     }
     let code = handler::Code::new(&parsed);
-    let mut cands = Vec::new();
-    for (i, p) in parsed[..configs].iter().enumerate() {
-        let mut found = queries::candidates(p, src.queries);
-        found.extend(rows::candidates(p, &structs));
-        found.extend(calls::candidates(p, i, &code));
-        found.extend(chain::candidates(p));
-        found.extend(usage::candidates(p));
-        for c in &mut found {
-            c.file = i;
-        }
-        cands.extend(found);
-    }
+    // The strategies read each file on their own: side by side.
+    let found: Vec<Vec<Candidate>> = parsed[..configs]
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let ((mut found, rows), (calls, (chain, usage))) = rayon::join(
+                || (queries::candidates(p, src.queries), rows::candidates(p, &structs)),
+                || {
+                    rayon::join(
+                        || calls::candidates(p, i, &code),
+                        || rayon::join(|| chain::candidates(p), || usage::candidates(p)),
+                    )
+                },
+            );
+            found.extend(rows);
+            found.extend(calls);
+            found.extend(chain);
+            found.extend(usage);
+            for c in &mut found {
+                c.file = i;
+            }
+            found
+        })
+        .collect();
+    let cands: Vec<Candidate> = found.into_iter().flatten().collect();
     let mut merged = merge(cands);
     for p in &parsed[..configs] {
         validator::attach_members(p, &mut merged, &mut warnings);
@@ -361,13 +444,20 @@ pub fn extract_metrics(files: &[SourceFile], prefixes: &[String]) -> Result<(Vec
     use crate::catalog::model::MetricType;
     let mut found: BTreeMap<String, Metric> = BTreeMap::new();
     let mut warnings = Vec::new();
-    for f in files {
-        if !metrics::mentions_metric(&f.text, prefixes) {
-            continue;
-        }
-        let p = parse(f)?;
-        warnings.extend(parse_warnings(&p));
-        for m in metrics::registrations(&p, prefixes) {
+    use rayon::prelude::*;
+    // Only files that name a prefix are parsed; all of them at once.
+    let named: Vec<&SourceFile> = files.iter().filter(|f| metrics::mentions_metric(&f.text, prefixes)).collect();
+    let read: Vec<(Vec<Warning>, Vec<Metric>)> = named
+        .par_iter()
+        .map(|f| {
+            let tree = parse(f)?;
+            let p = Parsed::new(f, &tree);
+            Ok((parse_warnings(&p), metrics::registrations(&p, prefixes)))
+        })
+        .collect::<Result<_, ExtractError>>()?;
+    for (w, registered) in read {
+        warnings.extend(w);
+        for m in registered {
             match found.get_mut(&m.name) {
                 // Several sightings of one name: the first typed one wins,
                 // and labels, help found elsewhere are kept.

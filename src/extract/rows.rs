@@ -10,7 +10,9 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::cst::{self, line, string_value, text};
+use super::cst::KindName;
+
+use super::cst::{line, string_value, text};
 use super::roles::{kind_of_ident, looks, role_of_name, Looks, Role};
 use super::{Candidate, Parsed};
 use crate::catalog::model::{Kind, MembersFrom};
@@ -18,8 +20,8 @@ use crate::catalog::model::{Kind, MembersFrom};
 /// Field names of every struct defined in a file, in declaration order.
 pub(crate) fn struct_fields(p: &Parsed<'_>) -> HashMap<String, Vec<String>> {
     let mut out = HashMap::new();
-    for node in cst::preorder(p.tree.root_node()) {
-        if !matches!(node.kind(), "struct_specifier" | "class_specifier") {
+    for node in p.nodes() {
+        if !matches!(node.kind_name(), "struct_specifier" | "class_specifier") {
             continue;
         }
         let (Some(name), Some(body)) = (node.child_by_field_name("name"), node.child_by_field_name("body")) else {
@@ -28,7 +30,7 @@ pub(crate) fn struct_fields(p: &Parsed<'_>) -> HashMap<String, Vec<String>> {
         let mut fields = Vec::new();
         let mut cursor = body.walk();
         for decl in body.named_children(&mut cursor) {
-            if decl.kind() != "field_declaration" {
+            if decl.kind_name() != "field_declaration" {
                 continue;
             }
             let mut dc = decl.walk();
@@ -49,20 +51,20 @@ pub(crate) fn struct_fields(p: &Parsed<'_>) -> HashMap<String, Vec<String>> {
 /// `int32_t n_processors = 1;` → `n_processors` = `1`.
 pub(crate) fn field_defaults(p: &Parsed<'_>) -> HashMap<String, String> {
     let mut out = HashMap::new();
-    for decl in cst::preorder(p.tree.root_node()) {
-        if decl.kind() != "field_declaration" {
+    for decl in p.nodes() {
+        if decl.kind_name() != "field_declaration" {
             continue;
         }
         let (Some(d), Some(v)) = (decl.child_by_field_name("declarator"), decl.child_by_field_name("default_value"))
         else {
             continue;
         };
-        let value = match v.kind() {
+        let value = match v.kind_name() {
             "number_literal" => Some(text(v, p.src).trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']).to_string()),
             "true" | "false" => Some(text(v, p.src).to_string()),
             "unary_expression"
                 if text(v, p.src).starts_with('-')
-                    && v.named_child(0).is_some_and(|n| n.kind() == "number_literal") =>
+                    && v.named_child(0).is_some_and(|n| n.kind_name() == "number_literal") =>
             {
                 Some(text(v, p.src).replace(' ', "").trim_end_matches(['f', 'F']).to_string())
             }
@@ -79,15 +81,15 @@ pub(crate) fn field_defaults(p: &Parsed<'_>) -> HashMap<String, String> {
 /// `temperature` = `double`. The first declaration of a name wins.
 pub(crate) fn field_types(p: &Parsed<'_>) -> HashMap<String, String> {
     let mut out = HashMap::new();
-    for decl in cst::preorder(p.tree.root_node()) {
-        if decl.kind() != "field_declaration" {
+    for decl in p.nodes() {
+        if decl.kind_name() != "field_declaration" {
             continue;
         }
         let Some(ty) = decl.child_by_field_name("type") else { continue };
         let mut dc = decl.walk();
         for d in decl.children_by_field_name("declarator", &mut dc) {
             // A pointer to char is text, whatever the base type says.
-            let pointer = d.kind() == "pointer_declarator";
+            let pointer = d.kind_name() == "pointer_declarator";
             if let Some(name) = declarator_name(d, p.src) {
                 let ty = text(ty, p.src).to_string();
                 out.entry(name).or_insert(if pointer && ty.contains("char") { "char*".to_string() } else { ty });
@@ -98,7 +100,7 @@ pub(crate) fn field_types(p: &Parsed<'_>) -> HashMap<String, String> {
 }
 
 fn declarator_name(d: Node<'_>, src: &str) -> Option<String> {
-    match d.kind() {
+    match d.kind_name() {
         "field_identifier" | "identifier" => Some(text(d, src).to_string()),
         _ => {
             let inner = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?;
@@ -124,7 +126,7 @@ fn value_of(node: Node<'_>, src: &str) -> Value {
     if let Some(s) = string_value(node, src) {
         return Value::Str(s);
     }
-    match node.kind() {
+    match node.kind_name() {
         "null" | "nullptr" => Value::Null,
         "number_literal" => Value::Number(text(node, src).trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']).to_string()),
         "true" => Value::Bool(true),
@@ -155,11 +157,11 @@ fn value_of(node: Node<'_>, src: &str) -> Value {
 fn row_fields<'m>(row: Node<'_>, src: &str, structs: &'m HashMap<String, Vec<String>>) -> Option<&'m Vec<String>> {
     let mut cur = row.parent();
     while let Some(n) = cur {
-        if n.kind() == "declaration" || n.kind() == "field_declaration" {
+        if n.kind_name() == "declaration" || n.kind_name() == "field_declaration" {
             let ty = n.child_by_field_name("type").map(|t| text(t, src))?;
             return ty.split(|c: char| !(c.is_alphanumeric() || c == '_')).find_map(|w| structs.get(w));
         }
-        if matches!(n.kind(), "function_definition" | "translation_unit") {
+        if matches!(n.kind_name(), "function_definition" | "translation_unit") {
             return None;
         }
         cur = n.parent();
@@ -169,19 +171,19 @@ fn row_fields<'m>(row: Node<'_>, src: &str, structs: &'m HashMap<String, Vec<Str
 
 pub(crate) fn candidates(p: &Parsed<'_>, structs: &HashMap<String, Vec<String>>) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for node in cst::preorder(p.tree.root_node()) {
-        if node.kind() != "initializer_list" {
+    for node in p.nodes() {
+        if node.kind_name() != "initializer_list" {
             continue;
         }
         let mut cursor = node.walk();
-        let elems: Vec<Node<'_>> = node.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        let elems: Vec<Node<'_>> = node.named_children(&mut cursor).filter(|n| n.kind_name() != "comment").collect();
         if elems.len() < 2 {
             continue;
         }
         // (designator, value, node) per element
         let mut values: Vec<(Option<String>, Value, Node<'_>)> = Vec::new();
         for e in &elems {
-            if e.kind() == "initializer_pair" {
+            if e.kind_name() == "initializer_pair" {
                 let designator = e
                     .child_by_field_name("designator")
                     .map(|d| text(d, p.src).trim_start_matches('.').trim().to_string());
@@ -320,11 +322,11 @@ fn keyed_row(
     structs: &HashMap<String, Vec<String>>,
 ) -> Option<Candidate> {
     let [(None, Value::Str(key), key_node), (None, _, spec)] = values else { return None };
-    if looks(key) != Looks::Flag || spec.kind() != "initializer_list" {
+    if looks(key) != Looks::Flag || spec.kind_name() != "initializer_list" {
         return None;
     }
     let mut cursor = spec.walk();
-    let inner: Vec<Node<'_>> = spec.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+    let inner: Vec<Node<'_>> = spec.named_children(&mut cursor).filter(|n| n.kind_name() != "comment").collect();
     let all_names =
         inner.iter().all(|n| string_value(*n, p.src).is_some_and(|s| matches!(looks(&s), Looks::Flag | Looks::Short)));
     if inner.is_empty() || all_names {
@@ -334,7 +336,7 @@ fn keyed_row(
     let fields = row_fields(row, p.src, structs);
     let mut flat = vec![(Some("flag".to_string()), Value::Str(key.clone()), *key_node)];
     for (i, e) in inner.iter().enumerate() {
-        if e.kind() == "initializer_pair" {
+        if e.kind_name() == "initializer_pair" {
             let designator =
                 e.child_by_field_name("designator").map(|d| text(d, p.src).trim_start_matches('.').trim().to_string());
             let v = e.child_by_field_name("value").unwrap_or(*e);

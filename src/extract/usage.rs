@@ -4,14 +4,16 @@
 
 use tree_sitter::Node;
 
+use super::cst::KindName;
+
 use super::cst::{self, line, string_value};
 use super::text::usage_lines;
 use super::{Candidate, Parsed};
 
 pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
     let mut out = Vec::new();
-    for node in cst::preorder(p.tree.root_node()) {
-        if !cst::is_string(node) || node.parent().is_some_and(|n| n.kind() == "concatenated_string") {
+    for node in p.nodes() {
+        if !cst::is_string(node) || p.parent(node).is_some_and(|n| n.kind_name() == "concatenated_string") {
             continue;
         }
         let (text, lines) = text_with_lines(node, p.src);
@@ -49,7 +51,7 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
 fn text_with_lines(node: Node<'_>, src: &str) -> (String, Vec<(usize, usize)>) {
     let mut text = String::new();
     let mut lines = Vec::new();
-    if node.kind() == "concatenated_string" {
+    if node.kind_name() == "concatenated_string" {
         let mut cursor = node.walk();
         for piece in node.named_children(&mut cursor) {
             if let Some(s) = string_value(piece, src) {

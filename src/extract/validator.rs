@@ -10,6 +10,8 @@ use regex::Regex;
 use std::sync::LazyLock;
 use tree_sitter::Node;
 
+use super::cst::KindName;
+
 use super::cst::{self, call_name, enclosing_function_name, line, message_value, string_value, text};
 use super::text::{flag_ident, members_in_message};
 use super::{Candidate, Parsed, Warning};
@@ -24,7 +26,7 @@ fn in_reject_context(node: Node<'_>, src: &str) -> bool {
     });
     let mut cur = node.parent();
     while let Some(n) = cur {
-        match n.kind() {
+        match n.kind_name() {
             "throw_statement" | "return_statement" => return true,
             "call_expression" => {
                 let name = call_name(n, src).unwrap_or("");
@@ -59,7 +61,7 @@ fn in_reject_context(node: Node<'_>, src: &str) -> bool {
 fn message_root(node: Node<'_>) -> Node<'_> {
     let mut cur = node;
     while let Some(parent) = cur.parent() {
-        match parent.kind() {
+        match parent.kind_name() {
             "concatenated_string" | "parenthesized_expression" => cur = parent,
             "binary_expression" => cur = parent,
             _ => break,
@@ -86,7 +88,7 @@ fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Can
     // Enclosing if-chain branches, innermost first.
     let mut cur = node.parent();
     while let Some(n) = cur {
-        if n.kind() == "if_statement" {
+        if n.kind_name() == "if_statement" {
             if let Some(cond) = n.child_by_field_name("condition") {
                 for lit in cst::preorder(cond) {
                     if let Some(s) = string_value(lit, p.src) {
@@ -101,7 +103,7 @@ fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Can
                 }
             }
         }
-        if n.kind() == "function_definition" {
+        if n.kind_name() == "function_definition" {
             break;
         }
         cur = n.parent();
@@ -130,16 +132,16 @@ fn mentions_ident(text: &str, ident: &str) -> bool {
 /// `const auto& m = fs.get("--mode"); if (m != "a" && ...)`.
 fn flag_of_compared_local(p: &Parsed<'_>, cond: Node<'_>, flags: &BTreeMap<String, Candidate>) -> Option<String> {
     let idents: Vec<&str> =
-        cst::preorder(cond).into_iter().filter(|n| n.kind() == "identifier").map(|n| text(n, p.src)).collect();
+        cst::preorder(cond).into_iter().filter(|n| n.kind_name() == "identifier").map(|n| text(n, p.src)).collect();
     let mut scope = cond.parent();
     while let Some(s) = scope {
-        if s.kind() == "function_definition" {
+        if s.kind_name() == "function_definition" {
             break;
         }
         scope = s.parent();
     }
     for decl in cst::preorder(scope?) {
-        if decl.kind() != "init_declarator" || decl.start_byte() > cond.start_byte() {
+        if decl.kind_name() != "init_declarator" || decl.start_byte() > cond.start_byte() {
             continue;
         }
         let name = decl.child_by_field_name("declarator").map(|d| text(d, p.src).trim_start_matches(['&', '*', ' ']));
@@ -161,8 +163,8 @@ fn flag_of_compared_local(p: &Parsed<'_>, cond: Node<'_>, flags: &BTreeMap<Strin
 pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candidate>, warnings: &mut Vec<Warning>) {
     let mut seen = Vec::new();
     let mut found: Vec<(String, Vec<String>, MembersFrom)> = Vec::new();
-    for node in cst::preorder(p.tree.root_node()) {
-        if !cst::is_string(node) || node.parent().is_some_and(|n| n.kind() == "concatenated_string") {
+    for node in p.nodes() {
+        if !cst::is_string(node) || node.parent().is_some_and(|n| n.kind_name() == "concatenated_string") {
             continue;
         }
         let root = message_root(node);
@@ -211,8 +213,8 @@ pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candid
 /// branch refuses.
 fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(String, Vec<String>, MembersFrom)> {
     let mut out = Vec::new();
-    for node in cst::preorder(p.tree.root_node()) {
-        if node.kind() != "if_statement" {
+    for node in p.nodes() {
+        if node.kind_name() != "if_statement" {
             continue;
         }
         let (Some(cond), Some(body)) = (node.child_by_field_name("condition"), node.child_by_field_name("consequence"))
@@ -221,7 +223,7 @@ fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(
         };
         let mut members = Vec::new();
         for n in cst::preorder(cond) {
-            if n.kind() != "binary_expression" {
+            if n.kind_name() != "binary_expression" {
                 continue;
             }
             let is_ne = n.child_by_field_name("operator").is_some_and(|o| text(o, p.src) == "!=");
@@ -240,8 +242,8 @@ fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(
             continue;
         }
         let refuses = cst::preorder(body).into_iter().any(|n| {
-            matches!(n.kind(), "throw_statement" | "return_statement")
-                || (n.kind() == "call_expression" && in_reject_context(n, p.src))
+            matches!(n.kind_name(), "throw_statement" | "return_statement")
+                || (n.kind_name() == "call_expression" && in_reject_context(n, p.src))
                 || (cst::is_string(n) && in_reject_context(n, p.src))
         });
         if !refuses {
