@@ -172,8 +172,8 @@ pub(crate) struct Parsed<'s> {
     pub nodes: Vec<tree_sitter::Node<'s>>,
     /// Each node's parent as an index into `nodes` (the root's is itself).
     parents: Vec<usize>,
-    /// A node's index in `nodes`, by its id.
-    index: std::collections::HashMap<usize, usize>,
+    /// A node's index in `nodes`, by its id: made on the first `parent` call.
+    index: std::sync::OnceLock<rustc_hash::FxHashMap<usize, usize>>,
 }
 
 impl<'s> Parsed<'s> {
@@ -200,14 +200,14 @@ impl<'s> Parsed<'s> {
                 stack.pop();
             }
         }
-        let index = nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect();
-        Parsed { path: &file.path, src: &file.masked, tree, nodes, parents, index }
+        Parsed { path: &file.path, src: &file.masked, tree, nodes, parents, index: std::sync::OnceLock::new() }
     }
 
     /// A node's parent, looked up rather than searched for from the root
     /// (as `Node::parent` does).
     pub fn parent(&self, node: tree_sitter::Node<'s>) -> Option<tree_sitter::Node<'s>> {
-        let i = *self.index.get(&node.id())?;
+        let index = self.index.get_or_init(|| self.nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect());
+        let i = *index.get(&node.id())?;
         (i != 0).then(|| self.nodes[self.parents[i]])
     }
 
@@ -227,10 +227,16 @@ fn parse(file: &SourceFile) -> Result<Tree, ExtractError> {
     parser.parse(&file.masked, None).ok_or_else(|| ExtractError::Parse { path: file.path.clone() })
 }
 
-/// Parses files on every core, in order.
+/// Parses files on every core (the largest first, so that no core is left
+/// with a big one at the end); results in the order given.
 fn parse_all(files: &[&SourceFile]) -> Vec<Result<Tree, ExtractError>> {
     use rayon::prelude::*;
-    files.par_iter().map(|f| parse(f)).collect()
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(files[i].text.len()));
+    let mut trees: Vec<(usize, Result<Tree, ExtractError>)> =
+        order.par_iter().with_max_len(1).map(|&i| (i, parse(files[i]))).collect();
+    trees.sort_by_key(|(i, _)| *i);
+    trees.into_iter().map(|(_, t)| t).collect()
 }
 
 /// Blanks `#define` and `#undef` lines (and their continuations), keeping

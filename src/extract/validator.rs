@@ -161,17 +161,16 @@ fn flag_of_compared_local(p: &Parsed<'_>, cond: Node<'_>, flags: &BTreeMap<Strin
 }
 
 pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candidate>, warnings: &mut Vec<Warning>) {
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let mut found: Vec<(String, Vec<String>, MembersFrom)> = Vec::new();
     for node in p.nodes() {
-        if !cst::is_string(node) || node.parent().is_some_and(|n| n.kind_name() == "concatenated_string") {
+        if !cst::is_string(node) || p.parent(node).is_some_and(|n| n.kind_name() == "concatenated_string") {
             continue;
         }
         let root = message_root(node);
-        if seen.contains(&root.id()) {
+        if !seen.insert(root.id()) {
             continue;
         }
-        seen.push(root.id());
         if !in_reject_context(root, p.src) {
             continue;
         }
