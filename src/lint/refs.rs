@@ -79,9 +79,10 @@ impl Ref {
 
 /// A word of a command line, as a scanner read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Word {
-    /// The literal text (quotes removed), or `None` when it is dynamic.
-    pub text: Option<String>,
+pub struct Word<'s> {
+    /// The literal text (quotes removed), or `None` when it is dynamic;
+    /// borrowed from the scanned text when nothing was removed.
+    pub text: Option<std::borrow::Cow<'s, str>>,
     /// For `${X:-d}` / `$X`: the variable and its default.
     pub var: Option<String>,
     pub default: Option<String>,
@@ -105,7 +106,7 @@ pub struct ArgvRules {
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
 /// An unknown flag takes no value, so a following word is not judged as one.
-pub fn argv_refs<W: std::borrow::Borrow<Word>>(
+pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
     words: &[W],
     takes_value: TakesValue<'_>,
     rules: ArgvRules,
@@ -142,7 +143,7 @@ pub fn argv_refs<W: std::borrow::Borrow<Word>>(
     // bare word is part of a finding already made.
     let mut quiet = false;
     while i < words.len() {
-        let w: &Word = words[i].borrow();
+        let w: &Word<'s> = words[i].borrow();
         i += 1;
         let Some(text) = w.text.as_deref() else { continue };
         if text == "--" && rules.positionals {
@@ -194,7 +195,7 @@ pub fn argv_refs<W: std::borrow::Borrow<Word>>(
             // The first value word is the one judged.
             if k == 0 {
                 value = Some(Value {
-                    text: next.text.clone().or_else(|| next.default.clone()),
+                    text: next.text.as_deref().map(str::to_string).or_else(|| next.default.clone()),
                     span: span(next.start, next.end),
                     var: next.var.clone(),
                 });

@@ -65,7 +65,7 @@ fn basename(s: &str) -> &str {
 }
 
 /// Reads one argument node as a word.
-fn word(n: Node<'_>, src: &str) -> Word {
+fn word<'s>(n: Node<'_>, src: &'s str) -> Word<'s> {
     if n.kind() == "command_name" {
         if let Some(inner) = n.named_child(0) {
             return word(inner, src);
@@ -74,8 +74,8 @@ fn word(n: Node<'_>, src: &str) -> Word {
     let raw = text(n, src);
     let mut w = Word { text: None, var: None, default: None, start: n.start_byte(), end: n.end_byte() };
     match n.kind() {
-        "word" | "number" => w.text = Some(unescape(raw)),
-        "raw_string" => w.text = Some(raw.trim_matches('\'').to_string()),
+        "word" | "number" => w.text = Some(unescape(raw).into()),
+        "raw_string" => w.text = Some(raw.trim_matches('\'').into()),
         "string" | "concatenation" | "simple_expansion" | "expansion" => {
             let mut dynamic = false;
             let mut stack = vec![n];
@@ -105,10 +105,10 @@ fn word(n: Node<'_>, src: &str) -> Word {
                 }
             }
             if !dynamic {
-                w.text = Some(unquote(raw));
+                w.text = Some(unquote(raw).into());
             } else if raw.starts_with("--") || raw.starts_with("\"--") {
                 // `--x=$V`: keep the static name for pairing; the value is dynamic.
-                w.text = Some(unquote(raw));
+                w.text = Some(unquote(raw).into());
             }
         }
         _ => {}
@@ -152,8 +152,8 @@ pub(crate) fn array_name(raw: &str) -> Option<String> {
 
 /// One word of a command, read by either reader.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Part {
-    pub word: Word,
+pub(crate) struct Part<'s> {
+    pub word: Word<'s>,
     /// True when a command-name match may read the word (a command's
     /// name, or a plain or quoted word): see [`Part::name`].
     pub named: bool,
@@ -161,7 +161,7 @@ pub(crate) struct Part {
     pub array: Option<String>,
 }
 
-impl Part {
+impl Part<'_> {
     /// The literal text a command-name match reads, when there is one.
     pub fn name(&self, src: &str) -> Option<String> {
         self.named.then(|| unquote(src.get(self.word.start..self.word.end).unwrap_or("")))
@@ -169,10 +169,10 @@ impl Part {
 }
 
 /// Arrays built in a script (`args=(…)`, `args+=(…)`): name → each literal.
-pub(crate) type Arrays = HashMap<String, Vec<Vec<Word>>>;
+pub(crate) type Arrays<'s> = HashMap<String, Vec<Vec<Word<'s>>>>;
 
 /// Reads a script's commands and arrays with tree-sitter-bash.
-pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part>>, Arrays)> {
+pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part<'_>>>, Arrays<'_>)> {
     let tree = crate::syntax::parse_bash(src)?;
     let nodes = preorder(tree.root_node());
     let mut arrays: Arrays = HashMap::new();
@@ -187,13 +187,13 @@ pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part>>, Arrays)> {
                     continue;
                 }
                 let mut cur = value.walk();
-                let words: Vec<Word> =
+                let words: Vec<Word<'_>> =
                     value.named_children(&mut cur).filter(|c| c.kind() != "comment").map(|c| word(c, src)).collect();
                 arrays.entry(text(name, src).to_string()).or_default().push(words);
             }
             "command" => {
                 let mut cur = n.walk();
-                let parts: Vec<Part> = n
+                let parts: Vec<Part<'_>> = n
                     .named_children(&mut cur)
                     .filter(|c| {
                         !matches!(c.kind(), "comment" | "variable_assignment" | "file_redirect" | "herestring_redirect")
@@ -234,7 +234,7 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
     for parts in &commands {
         let Some((start, binary)) = engine_argv_start(parts, src, ctx) else { continue };
         // Literal words and array expansions, each segment paired on its own.
-        let mut segment: Vec<&Word> = Vec::new();
+        let mut segment: Vec<&Word<'_>> = Vec::new();
         for p in &parts[start..] {
             if let Some(name) = &p.array {
                 argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
@@ -266,8 +266,8 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
 
 /// Where the engine's argv starts among a command's parts, and which binary
 /// it is, if this command runs the engine.
-fn engine_argv_start(parts: &[Part], src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
-    let word_text = |p: &Part| p.name(src);
+fn engine_argv_start(parts: &[Part<'_>], src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
+    let word_text = |p: &Part<'_>| p.name(src);
     let mut i = 0;
     // Past any wrappers (`exec sudo -u svc nice -n 5 radiance …`).
     loop {
@@ -320,7 +320,7 @@ fn engine_argv_start(parts: &[Part], src: &str, ctx: &ScanCtx<'_>) -> Option<(us
 }
 
 /// `podman run [options] IMAGE [engine] ARGS…`: the argv after an engine image.
-fn runtime_argv(parts: &[Part], from: usize, src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
+fn runtime_argv(parts: &[Part<'_>], from: usize, src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
     for (i, p) in parts.iter().enumerate().skip(from + 1) {
         let Some(t) = p.name(src) else { continue };
         if t.starts_with('-') {

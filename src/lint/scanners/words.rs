@@ -36,7 +36,7 @@ struct Raw {
 /// The commands of `src` as parts and its arrays, or `None` when it is not
 /// simple shell. Only commands whose name (its basename, unquoted) `wanted`
 /// accepts are read into parts: no other can run the engine.
-pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<Vec<Part>>, Arrays)> {
+pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<Vec<Part<'s>>>, Arrays<'s>)> {
     let b = src.as_bytes();
     // Constructs left to the full parser, found in one pass.
     static SUBSTITUTION: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"$("));
@@ -146,7 +146,7 @@ pub fn simple_commands(src: &str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<
         if !wanted(name.rsplit('/').next().unwrap_or(&name)) {
             continue;
         }
-        let parts: Vec<Part> =
+        let parts: Vec<Part<'s>> =
             raws[first..].iter().enumerate().map(|(k, r)| part(&src[r.start..r.end], r, k == 0)).collect();
         out.push(parts);
     }
@@ -175,7 +175,7 @@ fn array_open(b: &[u8], i: usize) -> Option<usize> {
 
 /// The words of an array literal starting after its `(`, and where scanning
 /// resumes after its `)`.
-fn array_words(src: &str, mut i: usize) -> Option<(Vec<Word>, usize)> {
+fn array_words(src: &str, mut i: usize) -> Option<(Vec<Word<'_>>, usize)> {
     let b = src.as_bytes();
     let mut words = Vec::new();
     loop {
@@ -358,24 +358,24 @@ fn first_expansion(raw: &str) -> Option<(String, Option<String>)> {
     None
 }
 
-fn part(raw: &str, r: &Raw, first: bool) -> Part {
+fn part<'s>(raw: &'s str, r: &Raw, first: bool) -> Part<'s> {
     // A plain word (no quote, escape, expansion or glob bracket) reads as itself.
     if !raw.bytes().any(|c| matches!(c, b'\'' | b'"' | b'\\' | b'$' | b'[')) {
-        let word = Word { text: Some(raw.to_string()), var: None, default: None, start: r.start, end: r.end };
+        let word = Word { text: Some(raw.into()), var: None, default: None, start: r.start, end: r.end };
         return Part { word, named: true, array: None };
     }
     let kind = kind_of(raw);
     let mut w = Word { text: None, var: None, default: None, start: r.start, end: r.end };
     match kind {
-        Kind::Word => w.text = Some(unquote(raw)),
-        Kind::RawString => w.text = Some(raw.trim_matches('\'').to_string()),
+        Kind::Word => w.text = Some(unquote(raw).into()),
+        Kind::RawString => w.text = Some(raw.trim_matches('\'').into()),
         Kind::String | Kind::Expansion | Kind::Concatenation => match first_expansion(raw) {
-            None => w.text = Some(unquote(raw)),
+            None => w.text = Some(unquote(raw).into()),
             Some((var, default)) => {
                 w.var = Some(var);
                 w.default = default;
                 if raw.starts_with("--") || raw.starts_with("\"--") {
-                    w.text = Some(unquote(raw));
+                    w.text = Some(unquote(raw).into());
                 }
             }
         },
@@ -426,7 +426,7 @@ mod tests {
         for line in simple {
             let (fast, fast_arrays) = simple_commands(line, &|_| true).unwrap_or_else(|| panic!("simple: {line}"));
             let (full, full_arrays) = crate::lint::scanners::shell::full_commands(line).expect("parses");
-            let fast: Vec<Vec<Part>> = fast.into_iter().filter(|c| !c.is_empty()).collect();
+            let fast: Vec<Vec<Part<'_>>> = fast.into_iter().filter(|c| !c.is_empty()).collect();
             assert_eq!(fast, full, "{line}");
             assert_eq!(fast_arrays, full_arrays, "{line}");
         }
