@@ -12,24 +12,63 @@ use crate::lint::refs::{FlagSite, Ref, Value};
 use crate::lint::span::{LineIndex, Span};
 use crate::lint::suppress::{self, Suppression};
 
-/// Text gathered from several pieces of the file, with a map back.
-struct Mapped {
-    text: String,
-    /// (offset in `text`, offset in the file) where each piece starts.
+/// Text gathered from several pieces of the file, with a map back. Pieces
+/// that follow each other in the file (a fenced block outside any
+/// container, the usual case) are not copied: the text is the file's.
+struct Mapped<'t> {
+    file: &'t str,
+    /// Copied text, once a piece did not follow the one before.
+    copied: Option<String>,
+    /// (offset in the text, offset in the file) where each piece starts.
     pieces: Vec<(usize, usize)>,
+    /// Where the pieces so far start and end in the file (while contiguous).
+    start: usize,
+    end: usize,
 }
 
-impl Mapped {
-    fn new() -> Self {
-        Mapped { text: String::new(), pieces: Vec::new() }
+impl<'t> Mapped<'t> {
+    fn new(file: &'t str) -> Self {
+        Mapped { file, copied: None, pieces: Vec::new(), start: 0, end: 0 }
     }
 
     fn push(&mut self, piece: &str, file_offset: usize) {
-        self.pieces.push((self.text.len(), file_offset));
-        self.text.push_str(piece);
+        let follows = self.file.get(file_offset..file_offset + piece.len()) == Some(piece);
+        match &mut self.copied {
+            None if self.pieces.is_empty() && follows => {
+                self.start = file_offset;
+                self.end = file_offset + piece.len();
+            }
+            None if follows && file_offset == self.end => self.end += piece.len(),
+            None => {
+                let mut text = self.file[self.start..self.end].to_string();
+                self.pieces.clear();
+                if self.end > self.start {
+                    self.pieces.push((0, self.start));
+                }
+                self.pieces.push((text.len(), file_offset));
+                text.push_str(piece);
+                self.copied = Some(text);
+                return;
+            }
+            Some(text) => {
+                self.pieces.push((text.len(), file_offset));
+                text.push_str(piece);
+                return;
+            }
+        }
+        if self.pieces.is_empty() {
+            self.pieces.push((0, file_offset));
+        }
+    }
+
+    fn text(&self) -> &str {
+        self.copied.as_deref().unwrap_or(&self.file[self.start..self.end])
     }
 
     fn file_offset(&self, o: usize) -> usize {
+        if self.copied.is_none() {
+            return self.start + o;
+        }
         let i = self.pieces.partition_point(|(b, _)| *b <= o).saturating_sub(1);
         self.pieces.get(i).map_or(o, |(b, f)| f + (o - b))
     }
@@ -89,7 +128,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let idx = LineIndex::new(text);
     let file_span = |s: usize, e: usize| idx.span(text, s, e);
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
-    let mut block: Option<(String, Mapped)> = None;
+    let mut block: Option<(String, Mapped<'_>)> = None;
     let mut pending: Vec<Suppression> = Vec::new();
     for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
         match event {
@@ -99,7 +138,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                     CodeBlockKind::Indented => String::new(),
                 };
                 claim(&mut pending, &idx, text, &range, out);
-                block = Some((lang, Mapped::new()));
+                block = Some((lang, Mapped::new(text)));
             }
             Event::Text(t) if block.is_some() => {
                 if let Some((_, m)) = block.as_mut() {
@@ -171,11 +210,11 @@ fn claim(pending: &mut Vec<Suppression>, idx: &LineIndex, text: &str, range: &Ra
     }
 }
 
-fn code_block(lang: &str, m: &Mapped, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
+fn code_block(lang: &str, m: &Mapped<'_>, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let span = |s: usize, e: usize| idx.span(text, m.file_offset(s), m.file_offset(e));
     let shell_block = |code: &str, out: &mut Scan| {
         // `# knobs: ignore[…]` in the block, on the block's lines in the file.
-        let comments = suppress::line_comments(&m.text);
+        let comments = suppress::line_comments(m.text());
         let first = if comments.is_empty() { 0 } else { idx.position(text, m.file_offset(0)).0 };
         for mut s in comments {
             for l in [&mut s.span.line, &mut s.span.end_line, &mut s.first_line, &mut s.last_line] {
@@ -191,18 +230,18 @@ fn code_block(lang: &str, m: &Mapped, text: &str, idx: &LineIndex, ctx: &ScanCtx
     };
     match lang {
         // A prompt is a prompt in every shell block: `$ radiance …`.
-        "" | "bash" | "sh" | "shell" | "zsh" | "ksh" => shell_block(&prompted_commands(&m.text), out),
+        "" | "bash" | "sh" | "shell" | "zsh" | "ksh" => shell_block(&prompted_commands(m.text()), out),
         "console" | "shell-session" | "shellsession" | "terminal" | "sh-session" => {
-            shell_block(&console_commands(&m.text), out)
+            shell_block(&console_commands(m.text()), out)
         }
         "env" | "dotenv" => {
-            env::scan_text(&m.text, &span, ctx, out);
+            env::scan_text(m.text(), &span, ctx, out);
             return;
         }
         _ => {}
     }
-    ctx.metrics.scan(&m.text, &span, &mut out.refs);
-    env::image_pins(&m.text, ctx.commands, &span, &mut out.pins);
+    ctx.metrics.scan(m.text(), &span, &mut out.refs);
+    env::image_pins(m.text(), ctx.commands, &span, &mut out.pins);
 }
 
 fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
@@ -274,6 +313,24 @@ fn loose_flag(code: &str, lead: usize, span: &dyn Fn(usize, usize) -> Span, ctx:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A block inside a quote or a list comes in pieces that do not follow
+    /// each other in the file: its references still point at their place.
+    #[test]
+    fn blocks_in_containers_map_back_to_the_file() {
+        let text = "> ```sh\n> radiance --port 1 \\\n>   --log-level x\n> ```\n\n```sh\nradiance --port 2\n```\n";
+        let mut out = Scan::default();
+        super::super::test_ctx(|ctx| scan(text, ctx, &mut out));
+        let flags: Vec<(String, usize, usize)> = out
+            .refs
+            .iter()
+            .filter_map(|r| match r {
+                Ref::Flag { name, span, .. } => Some((name.clone(), span.line, span.col)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(flags, [("--port".into(), 2, 12), ("--log-level".into(), 3, 5), ("--port".into(), 7, 10)], "{text}");
+    }
 
     #[test]
     fn console_keeps_offsets() {
