@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod diag;
 mod embedded;
 pub mod explain;
 pub mod extract;

@@ -226,11 +226,15 @@ fn visit(
         }
     };
     let Some(ft) = entry.file_type() else { return Seen::Nothing };
-    // A symlink is not followed: a loop or one out of the tree is not walked.
-    if ft.is_symlink() || !ft.is_file() {
+    let rel = shown(entry.path(), cwd);
+    // A symlink is not followed (as ripgrep does not): a loop, one to
+    // nothing or one out of the tree is passed over, and said so with -v.
+    if ft.is_symlink() {
+        return Seen::Skipped(Skipped { path: rel, reason: "a symbolic link (not followed)".into() });
+    }
+    if !ft.is_file() {
         return Seen::Nothing;
     }
-    let rel = shown(entry.path(), cwd);
     let from_root = entry.path().strip_prefix(abs).unwrap_or(entry.path());
     if exclude.is_match(&rel) || exclude.is_match(from_root) {
         return Seen::Excluded;

@@ -82,7 +82,9 @@ fn catalog_dir_reads_from_disk_and_rejects_bad_files() {
     std::fs::write(dir.join("broken.toml"), "schema = 1\n[[flag]]\nname = 3\n").expect("write");
     let r = run_in(tmp.path(), &["catalog", "show", "--catalog-dir", "cats"]);
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("broken.toml is not valid"), "{}", r.stderr);
+    assert!(r.stderr.contains("broken.toml is not a valid catalogue"), "{}", r.stderr);
+    // The error points at the value of the wrong type, on its line.
+    assert!(r.stderr.contains("broken.toml:3:8"), "{}", r.stderr);
     std::fs::write(dir.join("broken.toml"), "schema = 99\n").expect("write");
     let r = run_in(tmp.path(), &["catalog", "show", "--catalog-dir", "cats"]);
     assert!(r.stderr.contains("has schema 99"), "{}", r.stderr);

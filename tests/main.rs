@@ -13,5 +13,6 @@ mod idioms;
 mod lint;
 mod llama;
 mod project;
+mod reliability;
 mod rules;
 mod sync;

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::model::Catalog;
 use super::profile::Profile;
+use crate::diag::FileError;
 
 pub const FILE_NAME: &str = "semantics.toml";
 
@@ -24,6 +25,9 @@ pub struct Semantics {
     pub flag: BTreeMap<String, FlagSemantics>,
     #[serde(default)]
     pub metric: BTreeMap<String, MetricSemantics>,
+    /// The file it was read from and its text, for errors that point into it.
+    #[serde(skip)]
+    pub source: Option<(PathBuf, String)>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -55,17 +59,59 @@ pub struct MetricSemantics {
     pub trap: Option<String>,
 }
 
+/// An overlay that cannot be read, does not parse, or names what no
+/// catalogued version has.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{} is not a valid overlay: {message}", path.display())]
-#[diagnostic(code(knobs::semantics))]
-pub struct SemanticsError {
-    pub path: PathBuf,
-    pub message: String,
+pub enum SemanticsError {
+    #[error("cannot read overlay {}: {message}", path.display())]
+    #[diagnostic(code(knobs::semantics))]
+    Read { path: PathBuf, message: String },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    File(Box<FileError>),
 }
 
 impl Semantics {
     pub fn parse(path: &Path, text: &str) -> Result<Semantics, SemanticsError> {
-        toml::from_str(text).map_err(|e| SemanticsError { path: path.to_path_buf(), message: e.to_string() })
+        let mut sem: Semantics = toml::from_str(text)
+            .map_err(|e| SemanticsError::File(Box::new(FileError::from_toml(path, text, "a valid overlay", &e))))?;
+        sem.source = Some((path.to_path_buf(), text.to_string()));
+        Ok(sem)
+    }
+
+    /// Refuses an overlay that describes a flag or metric no catalogued
+    /// version of the engine has (a typo would otherwise go unnoticed):
+    /// the error points at the name in the overlay.
+    pub fn check_names(&self, catalogs: &[Catalog]) -> Result<(), SemanticsError> {
+        let Some((path, text)) = &self.source else { return Ok(()) };
+        let flags = || catalogs.iter().flat_map(|c| c.flags.iter().flat_map(super::model::Flag::spellings));
+        let metrics = || catalogs.iter().flat_map(|c| c.metrics.iter().map(|m| m.name.as_str()));
+        let unknown = |name: &str, known: Vec<&str>, what: &str| {
+            let near = super::query::suggest(name, known.iter().copied());
+            let mut e = FileError::new(
+                path,
+                text,
+                crate::diag::find_key(text, name),
+                format!("{} describes `{name}`, which no catalogued version has", path.display()),
+                &format!("not a {what} of any catalogued version"),
+            );
+            e.help = Some(match near {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => "`knobs catalog show` lists what each version has".to_string(),
+            });
+            SemanticsError::File(Box::new(e))
+        };
+        for name in self.flag.keys() {
+            if !flags().any(|f| f == name) {
+                return Err(unknown(name, flags().collect(), "flag"));
+            }
+        }
+        for name in self.metric.keys() {
+            if !metrics().any(|m| m == name) {
+                return Err(unknown(name, metrics().collect(), "metric"));
+            }
+        }
+        Ok(())
     }
 
     /// The engine's overlay built into the binary, or an empty one.
@@ -86,7 +132,7 @@ impl Semantics {
             match std::fs::read_to_string(&path) {
                 Ok(text) => return Semantics::parse(&path, &text),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(SemanticsError { path, message: e.to_string() }),
+                Err(e) => return Err(SemanticsError::Read { path, message: e.to_string() }),
             }
         }
         Semantics::embedded(engine)

@@ -7,6 +7,8 @@
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
+use crate::diag::FileError;
+
 use super::model::{Catalog, SCHEMA_VERSION};
 use super::semantics::FILE_NAME as SEMANTICS;
 
@@ -14,10 +16,11 @@ use super::semantics::FILE_NAME as SEMANTICS;
 pub enum StoreError {
     #[error("cannot read catalogue {}: {message}", path.display())]
     Read { path: PathBuf, message: String },
-    #[error("catalogue {} is not valid: {message}", path.display())]
-    Invalid { path: PathBuf, message: String },
-    #[error("catalogue {} has schema {found}; this knobs reads schema {SCHEMA_VERSION} and older — upgrade knobs", path.display())]
-    Schema { path: PathBuf, found: u32 },
+    /// A catalogue that does not parse, has the wrong types, or a schema
+    /// newer than this knobs reads: pointing at the place.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    File(Box<FileError>),
     #[diagnostic(
         code(knobs::catalog::unknown_tag),
         help("run `knobs sync --tag TAG` to catalogue another version (it writes beside knobs.toml)")
@@ -62,12 +65,23 @@ pub fn parse(path: &Path, text: &str) -> Result<Catalog, StoreError> {
     struct Head {
         schema: u32,
     }
-    let head: Head = toml::from_str(text)
-        .map_err(|e| StoreError::Invalid { path: path.to_path_buf(), message: e.message().to_string() })?;
+    let invalid =
+        |e: toml::de::Error| StoreError::File(Box::new(FileError::from_toml(path, text, "a valid catalogue", &e)));
+    let head: Head = toml::from_str(text).map_err(invalid)?;
     if head.schema > SCHEMA_VERSION {
-        return Err(StoreError::Schema { path: path.to_path_buf(), found: head.schema });
+        let at = crate::diag::find_key(text, "schema");
+        return Err(StoreError::File(Box::new(
+            FileError::new(
+                path,
+                text,
+                at,
+                format!("catalogue {} has schema {}", path.display(), head.schema),
+                &format!("this knobs reads schema {SCHEMA_VERSION} and older"),
+            )
+            .with_help("upgrade knobs, or sync the catalogue again with this one"),
+        )));
     }
-    toml::from_str(text).map_err(|e| StoreError::Invalid { path: path.to_path_buf(), message: e.to_string() })
+    toml::from_str(text).map_err(invalid)
 }
 
 fn is_catalogue(name: &str) -> bool {

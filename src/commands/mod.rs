@@ -75,9 +75,8 @@ pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Io<'_>) -> Vec<P
 pub fn engine(cfg: &Config, extra: Option<&PathBuf>, io: &Io<'_>) -> miette::Result<Engine> {
     let name = cfg.engine_name(None);
     let dirs = catalog_dirs(cfg, extra, io);
-    Ok(Engine {
-        profile: cfg.profile(name),
-        store: Store::open(name, &dirs)?,
-        semantics: Semantics::open(name, &dirs)?,
-    })
+    let store = Store::open(name, &dirs)?;
+    let semantics = Semantics::open(name, &dirs)?;
+    semantics.check_names(&store.catalogs)?;
+    Ok(Engine { profile: cfg.profile(name), store, semantics })
 }

@@ -126,11 +126,13 @@ fn spellings(s: &str) -> Option<Vec<String>> {
 }
 
 /// The struct field a bound argument names: `o.port`, `&c.threads`, `cfg->x`.
-fn bound_field(n: Node<'_>, src: &str) -> Option<String> {
-    match n.kind_name() {
-        "field_expression" => n.child_by_field_name("field").map(|f| text(f, src).to_string()),
-        "pointer_expression" => n.child_by_field_name("argument").and_then(|a| bound_field(a, src)),
-        _ => None,
+fn bound_field(mut n: Node<'_>, src: &str) -> Option<String> {
+    loop {
+        match n.kind_name() {
+            "field_expression" => return n.child_by_field_name("field").map(|f| text(f, src).to_string()),
+            "pointer_expression" => n = n.child_by_field_name("argument")?,
+            _ => return None,
+        }
     }
 }
 
@@ -154,7 +156,7 @@ fn operator_link(p: &Parsed<'_>, call: Node<'_>) -> Option<Candidate> {
         root = f;
     }
     let root_says_options = call_name(root, p.src).is_some_and(|n| n.to_ascii_lowercase().contains("option"));
-    let parent_is_link = call.parent().is_some_and(|g| {
+    let parent_is_link = p.parent(call).is_some_and(|g| {
         g.kind_name() == "call_expression"
             && g.child_by_field_name("function") == Some(call)
             && call_args(g).first().and_then(|a| string_value(*a, p.src)).is_some_and(|s| option_name(&s).is_some())
@@ -192,7 +194,7 @@ fn operator_link(p: &Parsed<'_>, call: Node<'_>) -> Option<Candidate> {
             if let Some(field) = call_args(root).first().and_then(|b| bound_field(*b, p.src)) {
                 c.field = Some(field);
             }
-            for setter in chained_calls(root) {
+            for setter in chained_calls(p, root) {
                 apply_setter(p, setter, &mut c, None);
             }
         }
@@ -244,12 +246,17 @@ fn flag_list(n: Node<'_>, src: &str, declaring: bool) -> Option<Vec<String>> {
 
 /// A help text chosen by a ternary (`ex == X ? "…" : "…"`): the general
 /// (else) branch, the one most binaries print.
-fn chosen_text(n: Node<'_>, src: &str) -> Option<String> {
-    if n.kind_name() != "conditional_expression" {
-        return None;
+fn chosen_text(mut n: Node<'_>, src: &str) -> Option<String> {
+    loop {
+        if n.kind_name() != "conditional_expression" {
+            return None;
+        }
+        let alt = n.child_by_field_name("alternative")?;
+        if let Some(s) = string_value(alt, src) {
+            return Some(s);
+        }
+        n = alt;
     }
-    let alt = n.child_by_field_name("alternative")?;
-    string_value(alt, src).or_else(|| chosen_text(alt, src))
 }
 
 /// The help a format call builds: its format string (`format("… %d", x)`)
@@ -273,6 +280,13 @@ fn format_help(n: Node<'_>, src: &str) -> Option<(String, Vec<HelpArg>)> {
 /// What a format argument stands for: a field of the settings (whose
 /// initialiser is the default), a literal, or a choice on a field.
 fn help_arg(n: Node<'_>, src: &str) -> HelpArg {
+    help_arg_within(n, src, 64)
+}
+
+/// [`help_arg`], reading at most `depth` nested casts, calls and choices.
+fn help_arg_within(n: Node<'_>, src: &str, depth: usize) -> HelpArg {
+    let Some(depth) = depth.checked_sub(1) else { return HelpArg::Unknown };
+    let help_arg = |n: Node<'_>, src: &str| help_arg_within(n, src, depth);
     if let Some(s) = string_value(n, src) {
         return HelpArg::Text(s);
     }
@@ -464,7 +478,7 @@ fn call_candidate(
     if let Some(k) = kind_of_call_name(name) {
         c.kind = c.kind.or(Some(k));
     }
-    for setter in chained_calls(call) {
+    for setter in chained_calls(p, call) {
         if apply_setter(p, setter, &mut c, Some(code)) {
             evidence += 1;
         }
@@ -568,12 +582,12 @@ fn identifiers(p: &Parsed<'_>, setter: Node<'_>, code: Option<&Code<'_>>) -> Vec
     let mut out = Vec::new();
     for n in cst::preorder(args) {
         if !matches!(n.kind_name(), "identifier" | "qualified_identifier")
-            || n.parent().is_some_and(|p| p.kind_name() == "qualified_identifier")
+            || p.parent(n).is_some_and(|up| up.kind_name() == "qualified_identifier")
         {
             continue;
         }
         let name = text(n, p.src);
-        let listed = (n.parent() == Some(args)).then(|| code.and_then(|c| c.table_identifiers(name))).flatten();
+        let listed = (p.parent(n) == Some(args)).then(|| code.and_then(|c| c.table_identifiers(name))).flatten();
         match listed {
             Some(list) => out.extend(list),
             None => out.push(name.to_string()),

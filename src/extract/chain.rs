@@ -45,14 +45,15 @@ fn is_compare_call(name: &str) -> bool {
 }
 
 /// True when a flag literal sits in a comparison.
-fn in_comparison(lit: Node<'_>, src: &str) -> bool {
-    let Some(parent) = lit.parent() else { return false };
+fn in_comparison(p: &Parsed<'_>, lit: Node<'_>) -> bool {
+    let src = p.src;
+    let Some(parent) = p.parent(lit) else { return false };
     match parent.kind_name() {
         "binary_expression" => {
             parent.child_by_field_name("operator").is_some_and(|op| matches!(text(op, src), "==" | "!="))
         }
-        "argument_list" => parent
-            .parent()
+        "argument_list" => p
+            .parent(parent)
             .filter(|c| c.kind_name() == "call_expression")
             .and_then(|c| call_name(c, src))
             .is_some_and(is_compare_call),
@@ -68,10 +69,10 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
             continue;
         }
         let Some(value) = string_value(node, p.src) else { continue };
-        if looks(&value) != Looks::Flag || !in_comparison(node, p.src) {
+        if looks(&value) != Looks::Flag || !in_comparison(p, node) {
             continue;
         }
-        let Some(stmt) = condition_owner(node) else { continue };
+        let Some(stmt) = condition_owner(p, node) else { continue };
         if seen_ifs.contains(&stmt.id()) {
             continue;
         }
@@ -79,7 +80,7 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
         let Some(cond) = stmt.child_by_field_name("condition") else { continue };
         let mut c = Candidate { rank: 1, line: line(node), ..Candidate::default() };
         for n in cst::preorder(cond) {
-            if !cst::is_string(n) || !in_comparison(n, p.src) {
+            if !cst::is_string(n) || !in_comparison(p, n) {
                 continue;
             }
             let Some(s) = string_value(n, p.src) else { continue };
@@ -108,9 +109,9 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
 }
 
 /// The `if` (or `case`/ternary) whose condition holds the literal.
-fn condition_owner(lit: Node<'_>) -> Option<Node<'_>> {
+fn condition_owner<'t>(p: &Parsed<'t>, lit: Node<'t>) -> Option<Node<'t>> {
     let mut cur = lit;
-    while let Some(parent) = cur.parent() {
+    while let Some(parent) = p.parent(cur) {
         if parent.kind_name() == "if_statement" {
             let cond = parent.child_by_field_name("condition")?;
             return (cond.start_byte() <= lit.start_byte() && lit.end_byte() <= cond.end_byte()).then_some(parent);
@@ -203,6 +204,6 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
 fn has_flag_comparison(p: &Parsed<'_>, stmt: Node<'_>) -> bool {
     let Some(cond) = stmt.child_by_field_name("condition") else { return false };
     cst::preorder(cond).into_iter().any(|n| {
-        cst::is_string(n) && string_value(n, p.src).is_some_and(|s| looks(&s) == Looks::Flag) && in_comparison(n, p.src)
+        cst::is_string(n) && string_value(n, p.src).is_some_and(|s| looks(&s) == Looks::Flag) && in_comparison(p, n)
     })
 }

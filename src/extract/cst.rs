@@ -5,6 +5,7 @@
 use tree_sitter::Node;
 
 use super::text::unescape;
+use super::Parsed;
 
 /// Node kinds by id, read from the C++ grammar once. `Node::kind` measures
 /// and checks its C string on every call, and the extractors ask it of
@@ -39,7 +40,26 @@ pub fn line(node: Node<'_>) -> usize {
 
 /// The value of a string literal, a run of adjacent literals, or a raw string.
 /// `None` for anything else (a macro inside a concatenation counts as nothing).
+/// Parentheses around it are looked through, however deep (no recursion).
 pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
+    let node = unparen(node);
+    match node.kind_name() {
+        "concatenated_string" => {
+            let mut out = String::new();
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                if let Some(s) = literal_value(unparen(child), src) {
+                    out.push_str(&s);
+                }
+            }
+            Some(out)
+        }
+        _ => literal_value(node, src),
+    }
+}
+
+/// One string literal's value (plain or raw).
+fn literal_value(node: Node<'_>, src: &str) -> Option<String> {
     match node.kind_name() {
         "string_literal" => {
             let t = text(node, src);
@@ -53,19 +73,19 @@ pub fn string_value(node: Node<'_>, src: &str) -> Option<String> {
             let close = t.rfind(')')?;
             t.get(open + 1..close).map(str::to_string)
         }
-        "concatenated_string" => {
-            let mut out = String::new();
-            let mut cursor = node.walk();
-            for child in node.named_children(&mut cursor) {
-                if let Some(s) = string_value(child, src) {
-                    out.push_str(&s);
-                }
-            }
-            Some(out)
-        }
-        "parenthesized_expression" => node.named_child(0).and_then(|c| string_value(c, src)),
         _ => None,
     }
+}
+
+/// The expression inside any number of parentheses.
+pub fn unparen(mut node: Node<'_>) -> Node<'_> {
+    while node.kind_name() == "parenthesized_expression" {
+        match node.named_child(0) {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
+    node
 }
 
 /// True when the node is a string literal of any form.
@@ -74,37 +94,50 @@ pub fn is_string(node: Node<'_>) -> bool {
 }
 
 /// Joins every string piece of an expression such as `"a '" + v + "' b"`,
-/// writing `%s` where a non-literal stands.
+/// writing `%s` where a non-literal stands. Read with a stack of its own,
+/// not by recursion, however long the chain of `+` or deep the calls.
 pub fn message_value(node: Node<'_>, src: &str) -> String {
-    if let Some(s) = string_value(node, src) {
-        return s;
+    enum Step<'n> {
+        Visit(Node<'n>),
+        /// A call's arguments end here: `%s` if they wrote nothing since `from`.
+        CallEnd(usize),
     }
-    match node.kind_name() {
-        "binary_expression" => {
-            let mut out = String::new();
-            let mut cursor = node.walk();
-            for child in node.named_children(&mut cursor) {
-                out.push_str(&message_value(child, src));
+    let mut out = String::new();
+    let mut stack = vec![Step::Visit(node)];
+    while let Some(step) = stack.pop() {
+        let n = match step {
+            Step::CallEnd(from) => {
+                if out.len() == from {
+                    out.push_str("%s");
+                }
+                continue;
             }
-            out
+            Step::Visit(n) => n,
+        };
+        if let Some(s) = string_value(n, src) {
+            out.push_str(&s);
+            continue;
         }
-        "call_expression" => {
-            // std::string("a") + ..., or a nested format call: keep its strings.
-            let mut out = String::new();
-            if let Some(args) = node.child_by_field_name("arguments") {
-                let mut cursor = args.walk();
-                for child in args.named_children(&mut cursor) {
-                    out.push_str(&message_value(child, src));
+        match n.kind_name() {
+            "binary_expression" => {
+                let mut cursor = n.walk();
+                let children: Vec<Node<'_>> = n.named_children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev().map(Step::Visit));
+            }
+            "call_expression" => {
+                // std::string("a") + ..., or a nested format call: keep its
+                // strings; a call that yields none stands for a value.
+                stack.push(Step::CallEnd(out.len()));
+                if let Some(args) = n.child_by_field_name("arguments") {
+                    let mut cursor = args.walk();
+                    let children: Vec<Node<'_>> = args.named_children(&mut cursor).collect();
+                    stack.extend(children.into_iter().rev().map(Step::Visit));
                 }
             }
-            if out.is_empty() {
-                "%s".into()
-            } else {
-                out
-            }
+            _ => out.push_str("%s"),
         }
-        _ => "%s".into(),
     }
+    out
 }
 
 /// The last identifier of a call's function: `reg.counter(...)` → `counter`,
@@ -114,13 +147,14 @@ pub fn call_name<'a>(call: Node<'_>, src: &'a str) -> Option<&'a str> {
     callee_name(f, src)
 }
 
-fn callee_name<'a>(f: Node<'_>, src: &'a str) -> Option<&'a str> {
-    match f.kind_name() {
-        "identifier" | "field_identifier" => Some(text(f, src)),
-        "field_expression" => f.child_by_field_name("field").and_then(|n| callee_name(n, src)),
-        "qualified_identifier" => f.child_by_field_name("name").and_then(|n| callee_name(n, src)),
-        "template_function" | "template_method" => f.child_by_field_name("name").and_then(|n| callee_name(n, src)),
-        _ => None,
+fn callee_name<'a>(mut f: Node<'_>, src: &'a str) -> Option<&'a str> {
+    loop {
+        f = match f.kind_name() {
+            "identifier" | "field_identifier" => return Some(text(f, src)),
+            "field_expression" => f.child_by_field_name("field")?,
+            "qualified_identifier" | "template_function" | "template_method" => f.child_by_field_name("name")?,
+            _ => return None,
+        };
     }
 }
 
@@ -150,14 +184,14 @@ pub fn call_args(call: Node<'_>) -> Vec<Node<'_>> {
 
 /// Climbs a method chain: for the call `a(...)` in `a(...).b(...).c(...)`,
 /// returns the calls `b(...)` and `c(...)` in order.
-pub fn chained_calls(call: Node<'_>) -> Vec<Node<'_>> {
+pub fn chained_calls<'t>(p: &Parsed<'t>, call: Node<'t>) -> Vec<Node<'t>> {
     let mut out = Vec::new();
     let mut cur = call;
-    while let Some(parent) = cur.parent() {
+    while let Some(parent) = p.parent(cur) {
         if parent.kind_name() != "field_expression" || parent.child_by_field_name("argument") != Some(cur) {
             break;
         }
-        let Some(grand) = parent.parent() else { break };
+        let Some(grand) = p.parent(parent) else { break };
         if grand.kind_name() != "call_expression" || grand.child_by_field_name("function") != Some(parent) {
             break;
         }
@@ -185,8 +219,9 @@ pub fn chain_root(call: Node<'_>) -> Node<'_> {
 }
 
 /// The name of the function a node sits in.
-pub fn enclosing_function_name<'a>(node: Node<'_>, src: &'a str) -> Option<&'a str> {
-    let mut cur = node.parent();
+pub fn enclosing_function_name<'a>(p: &Parsed<'a>, node: Node<'a>) -> Option<&'a str> {
+    let src = p.src;
+    let mut cur = p.parent(node);
     while let Some(n) = cur {
         if n.kind_name() == "function_definition" {
             let mut d = n.child_by_field_name("declarator")?;
@@ -203,7 +238,7 @@ pub fn enclosing_function_name<'a>(node: Node<'_>, src: &'a str) -> Option<&'a s
                 }
             }
         }
-        cur = n.parent();
+        cur = p.parent(n);
     }
     None
 }

@@ -57,10 +57,12 @@ fn function_name<'a>(def: Node<'_>, src: &'a str) -> Option<&'a str> {
     }
 }
 
-fn declarator_name<'a>(d: Node<'_>, src: &'a str) -> Option<&'a str> {
-    match d.kind_name() {
-        "identifier" | "field_identifier" => Some(text(d, src)),
-        _ => d.child_by_field_name("declarator").or_else(|| d.named_child(0)).and_then(|n| declarator_name(n, src)),
+fn declarator_name<'a>(mut d: Node<'_>, src: &'a str) -> Option<&'a str> {
+    loop {
+        match d.kind_name() {
+            "identifier" | "field_identifier" => return Some(text(d, src)),
+            _ => d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?,
+        }
     }
 }
 
@@ -236,15 +238,23 @@ fn unparen(n: Node<'_>) -> Node<'_> {
 
 /// True when `n` is the variable `v` (or `v.c_str()`).
 fn is_var(n: Node<'_>, v: &str, src: &str) -> bool {
-    let n = unparen(n);
-    match n.kind_name() {
-        "identifier" => text(n, src) == v,
-        "call_expression" => n
-            .child_by_field_name("function")
-            .filter(|f| f.kind_name() == "field_expression")
-            .and_then(|f| f.child_by_field_name("argument"))
-            .is_some_and(|a| is_var(a, v, src)),
-        _ => false,
+    // `v`, `(v)`, `v.c_str()`, `v.str().c_str()`: followed with a loop.
+    let mut n = unparen(n);
+    loop {
+        match n.kind_name() {
+            "identifier" => return text(n, src) == v,
+            "call_expression" => {
+                let Some(a) = n
+                    .child_by_field_name("function")
+                    .filter(|f| f.kind_name() == "field_expression")
+                    .and_then(|f| f.child_by_field_name("argument"))
+                else {
+                    return false;
+                };
+                n = unparen(a);
+            }
+            _ => return false,
+        }
     }
 }
 
@@ -252,45 +262,50 @@ fn is_var(n: Node<'_>, v: &str, src: &str) -> bool {
 /// call `is_truthy(v)` whose function compares its parameter the same way.
 fn words_of_test(cond: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) -> Option<Vec<String>> {
     let src = code.src(file);
-    let n = unparen(cond);
-    match n.kind_name() {
-        "binary_expression" => {
-            let op = n.child_by_field_name("operator").map(|o| text(o, src))?;
-            let (l, r) = (n.child_by_field_name("left")?, n.child_by_field_name("right")?);
-            match op {
-                "||" => {
-                    let mut a = words_of_test(l, v, file, code, depth)?;
-                    a.extend(words_of_test(r, v, file, code, depth)?);
-                    Some(a)
+    let mut words = Vec::new();
+    // `a || b || c` is read as its operands, with a stack (a long chain
+    // nests to the left, one level per operand).
+    let mut operands = vec![unparen(cond)];
+    while let Some(n) = operands.pop() {
+        match n.kind_name() {
+            "binary_expression" => {
+                let op = n.child_by_field_name("operator").map(|o| text(o, src))?;
+                let (l, r) = (n.child_by_field_name("left")?, n.child_by_field_name("right")?);
+                match op {
+                    "||" => {
+                        operands.push(unparen(r));
+                        operands.push(unparen(l));
+                    }
+                    "==" => {
+                        let lit = if is_var(l, v, src) { string_value(r, src) } else { None };
+                        let lit = lit.or_else(|| if is_var(r, v, src) { string_value(l, src) } else { None })?;
+                        words.push(lit);
+                    }
+                    _ => return None,
                 }
-                "==" => {
-                    let lit = if is_var(l, v, src) { string_value(r, src) } else { None };
-                    let lit = lit.or_else(|| if is_var(r, v, src) { string_value(l, src) } else { None })?;
-                    Some(vec![lit])
-                }
-                _ => None,
             }
+            "call_expression" if depth < MAX_DEPTH => {
+                let args = call_args(n);
+                if args.len() != 1 || !is_var(args[0], v, src) {
+                    return None;
+                }
+                let (f, def) = code.functions.get(call_name(n, src)?)?;
+                let param = parameters(*def, code.src(*f)).first().and_then(|(name, _)| *name)?;
+                let body = def.child_by_field_name("body")?;
+                let mut cursor = body.walk();
+                let stmts: Vec<Node<'_>> =
+                    body.named_children(&mut cursor).filter(|s| s.kind_name() != "comment").collect();
+                match stmts.as_slice() {
+                    [ret] if ret.kind_name() == "return_statement" => {
+                        words.extend(words_of_test(ret.named_child(0)?, param, *f, code, depth + 1)?)
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
         }
-        "call_expression" if depth < MAX_DEPTH => {
-            let args = call_args(n);
-            if args.len() != 1 || !is_var(args[0], v, src) {
-                return None;
-            }
-            let (f, def) = code.functions.get(call_name(n, src)?)?;
-            let param = parameters(*def, code.src(*f)).first().and_then(|(name, _)| *name)?;
-            let body = def.child_by_field_name("body")?;
-            let mut cursor = body.walk();
-            let stmts: Vec<Node<'_>> =
-                body.named_children(&mut cursor).filter(|s| s.kind_name() != "comment").collect();
-            match stmts.as_slice() {
-                [ret] if ret.kind_name() == "return_statement" => {
-                    words_of_test(ret.named_child(0)?, param, *f, code, depth + 1)
-                }
-                _ => None,
-            }
-        }
-        _ => None,
     }
+    Some(words)
 }
 
 /// True when a node throws (or calls something that only throws) at its top level.
@@ -377,7 +392,9 @@ fn members(body: Node<'_>, v: &str, file: usize, code: &Code<'_>, depth: usize) 
     }
     // An if-chain over the value, at any depth of the body.
     for n in cst::preorder(body) {
-        if n.kind_name() != "if_statement" || n.parent().is_some_and(|p| p.kind_name() == "else_clause") {
+        if n.kind_name() != "if_statement"
+            || code.files[file].parent(n).is_some_and(|up| up.kind_name() == "else_clause")
+        {
             continue;
         }
         let Some(cond) = n.child_by_field_name("condition") else { continue };

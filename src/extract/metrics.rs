@@ -162,7 +162,7 @@ fn bare_tables(p: &Parsed<'_>, prefix: &str) -> Vec<Metric> {
 fn from_call(p: &Parsed<'_>, call: Node<'_>, name_node: Node<'_>, m: &mut Metric) {
     let root = chain_root(call);
     let mut calls = vec![root];
-    calls.extend(chained_calls(root));
+    calls.extend(chained_calls(p, root));
     for c in &calls {
         let fname = call_name(*c, p.src).unwrap_or("");
         if m.kind == MetricType::Untyped {

@@ -99,12 +99,11 @@ pub(crate) fn field_types(p: &Parsed<'_>) -> HashMap<String, String> {
     out
 }
 
-fn declarator_name(d: Node<'_>, src: &str) -> Option<String> {
-    match d.kind_name() {
-        "field_identifier" | "identifier" => Some(text(d, src).to_string()),
-        _ => {
-            let inner = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?;
-            declarator_name(inner, src)
+fn declarator_name(mut d: Node<'_>, src: &str) -> Option<String> {
+    loop {
+        match d.kind_name() {
+            "field_identifier" | "identifier" => return Some(text(d, src).to_string()),
+            _ => d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?,
         }
     }
 }
@@ -154,8 +153,9 @@ fn value_of(node: Node<'_>, src: &str) -> Value {
 }
 
 /// The positional field names for a row, from its array's declared type.
-fn row_fields<'m>(row: Node<'_>, src: &str, structs: &'m HashMap<String, Vec<String>>) -> Option<&'m Vec<String>> {
-    let mut cur = row.parent();
+fn row_fields<'m>(p: &Parsed<'_>, row: Node<'_>, structs: &'m HashMap<String, Vec<String>>) -> Option<&'m Vec<String>> {
+    let src = p.src;
+    let mut cur = p.parent(row);
     while let Some(n) = cur {
         if n.kind_name() == "declaration" || n.kind_name() == "field_declaration" {
             let ty = n.child_by_field_name("type").map(|t| text(t, src))?;
@@ -164,7 +164,7 @@ fn row_fields<'m>(row: Node<'_>, src: &str, structs: &'m HashMap<String, Vec<Str
         if matches!(n.kind_name(), "function_definition" | "translation_unit") {
             return None;
         }
-        cur = n.parent();
+        cur = p.parent(n);
     }
     None
 }
@@ -211,7 +211,7 @@ pub(crate) fn candidates(p: &Parsed<'_>, structs: &HashMap<String, Vec<String>>)
         if !has_flag || all_flags {
             continue;
         }
-        let fields = row_fields(node, p.src, structs);
+        let fields = row_fields(p, node, structs);
         if let Some(c) = row_candidate(p, &values, fields) {
             out.push(c);
         }
@@ -333,7 +333,7 @@ fn keyed_row(
         return None;
     }
     // The map's declared type names the key type first, then the spec struct.
-    let fields = row_fields(row, p.src, structs);
+    let fields = row_fields(p, row, structs);
     let mut flat = vec![(Some("flag".to_string()), Value::Str(key.clone()), *key_node)];
     for (i, e) in inner.iter().enumerate() {
         if e.kind_name() == "initializer_pair" {

@@ -19,12 +19,13 @@ use crate::catalog::model::MembersFrom;
 
 /// True when a node sits where a value is refused: a throw, a return, an
 /// error-reporting call, or a write to stderr.
-fn in_reject_context(node: Node<'_>, src: &str) -> bool {
+fn in_reject_context(p: &Parsed<'_>, node: Node<'_>) -> bool {
+    let src = p.src;
     static REJECT: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)err|fail|die|reject|invalid|bad|abort|panic|fatal|raise|throw|exception|refuse|usage_?error|status|bail|complain")
             .expect("valid regex")
     });
-    let mut cur = node.parent();
+    let mut cur = p.parent(node);
     while let Some(n) = cur {
         match n.kind_name() {
             "throw_statement" | "return_statement" => return true,
@@ -52,22 +53,43 @@ fn in_reject_context(node: Node<'_>, src: &str) -> bool {
             "expression_statement" | "compound_statement" | "function_definition" | "declaration" => return false,
             _ => {}
         }
-        cur = n.parent();
+        cur = p.parent(n);
     }
     false
 }
 
 /// The whole message expression a string piece belongs to.
-fn message_root(node: Node<'_>) -> Node<'_> {
+/// The outermost expression a string piece is part of (through `+`,
+/// parentheses and adjacent literals). `roots` remembers each climb, so the
+/// pieces of one long `"a" + b + "c" + …` chain are climbed once in all.
+fn message_root<'t>(
+    p: &Parsed<'t>,
+    node: Node<'t>,
+    roots: &mut std::collections::HashMap<usize, Node<'t>>,
+) -> Node<'t> {
+    let mut path = Vec::new();
     let mut cur = node;
-    while let Some(parent) = cur.parent() {
-        match parent.kind_name() {
-            "concatenated_string" | "parenthesized_expression" => cur = parent,
-            "binary_expression" => cur = parent,
-            _ => break,
+    let root = loop {
+        if let Some(known) = roots.get(&cur.id()) {
+            break *known;
         }
+        path.push(cur.id());
+        match p.parent(cur) {
+            Some(parent)
+                if matches!(
+                    parent.kind_name(),
+                    "concatenated_string" | "parenthesized_expression" | "binary_expression"
+                ) =>
+            {
+                cur = parent
+            }
+            _ => break cur,
+        }
+    };
+    for id in path {
+        roots.insert(id, root);
     }
-    cur
+    root
 }
 
 /// The flag a validator belongs to: named in the message, the branch of a
@@ -86,7 +108,7 @@ fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Can
         return Some(found);
     }
     // Enclosing if-chain branches, innermost first.
-    let mut cur = node.parent();
+    let mut cur = p.parent(node);
     while let Some(n) = cur {
         if n.kind_name() == "if_statement" {
             if let Some(cond) = n.child_by_field_name("condition") {
@@ -106,9 +128,9 @@ fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Can
         if n.kind_name() == "function_definition" {
             break;
         }
-        cur = n.parent();
+        cur = p.parent(n);
     }
-    let func = enclosing_function_name(node, p.src)?.to_ascii_lowercase();
+    let func = enclosing_function_name(p, node)?.to_ascii_lowercase();
     flags.keys().find(|k| mentions_ident(&func, &flag_ident(k))).cloned()
 }
 
@@ -133,12 +155,12 @@ fn mentions_ident(text: &str, ident: &str) -> bool {
 fn flag_of_compared_local(p: &Parsed<'_>, cond: Node<'_>, flags: &BTreeMap<String, Candidate>) -> Option<String> {
     let idents: Vec<&str> =
         cst::preorder(cond).into_iter().filter(|n| n.kind_name() == "identifier").map(|n| text(n, p.src)).collect();
-    let mut scope = cond.parent();
+    let mut scope = p.parent(cond);
     while let Some(s) = scope {
         if s.kind_name() == "function_definition" {
             break;
         }
-        scope = s.parent();
+        scope = p.parent(s);
     }
     for decl in cst::preorder(scope?) {
         if decl.kind_name() != "init_declarator" || decl.start_byte() > cond.start_byte() {
@@ -162,16 +184,17 @@ fn flag_of_compared_local(p: &Parsed<'_>, cond: Node<'_>, flags: &BTreeMap<Strin
 
 pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candidate>, warnings: &mut Vec<Warning>) {
     let mut seen = std::collections::HashSet::new();
+    let mut roots = std::collections::HashMap::new();
     let mut found: Vec<(String, Vec<String>, MembersFrom)> = Vec::new();
     for node in p.nodes() {
         if !cst::is_string(node) || p.parent(node).is_some_and(|n| n.kind_name() == "concatenated_string") {
             continue;
         }
-        let root = message_root(node);
+        let root = message_root(p, node, &mut roots);
         if !seen.insert(root.id()) {
             continue;
         }
-        if !in_reject_context(root, p.src) {
+        if !in_reject_context(p, root) {
             continue;
         }
         let msg = message_value(root, p.src);
@@ -242,8 +265,8 @@ fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(
         }
         let refuses = cst::preorder(body).into_iter().any(|n| {
             matches!(n.kind_name(), "throw_statement" | "return_statement")
-                || (n.kind_name() == "call_expression" && in_reject_context(n, p.src))
-                || (cst::is_string(n) && in_reject_context(n, p.src))
+                || (n.kind_name() == "call_expression" && in_reject_context(p, n))
+                || (cst::is_string(n) && in_reject_context(p, n))
         });
         if !refuses {
             continue;

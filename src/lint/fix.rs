@@ -19,7 +19,11 @@ struct Edit {
 }
 
 fn byte_of(text: &str, idx: &LineIndex, line: usize, col: usize) -> usize {
-    let start = idx.line_start(line);
+    let mut start = idx.line_start(line);
+    // Columns on the first line start after a byte-order mark.
+    if start == 0 && text.starts_with('\u{feff}') {
+        start = '\u{feff}'.len_utf8();
+    }
     let rest = text.get(start..).unwrap_or("");
     start + rest.char_indices().nth(col.saturating_sub(1)).map_or(rest.len(), |(i, _)| i)
 }

@@ -282,8 +282,8 @@ pub fn lint_file(
                 severity,
                 path: shown.clone(),
                 span: v.span.into(),
-                message: v.message,
-                help: v.help,
+                message: elide_quoted(&v.message),
+                help: v.help.as_deref().map(elide_quoted),
                 fix: v.fix,
             })
         })
@@ -298,6 +298,33 @@ pub fn lint_file(
     };
     let text = (settings.keep_text && !findings.is_empty()).then_some(text);
     FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes }
+}
+
+/// Words quoted in a message (`` `…` ``) longer than this are shortened.
+const QUOTED_MAX: usize = 80;
+
+/// A message with each over-long quoted word cut in the middle: a 5 MB
+/// value is named, not printed.
+fn elide_quoted(message: &str) -> String {
+    if message.len() <= QUOTED_MAX {
+        return message.to_string();
+    }
+    let mut out = String::with_capacity(message.len().min(1024));
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let quoted = i % 2 == 1;
+        let n = part.chars().count();
+        if quoted && n > QUOTED_MAX {
+            out.extend(part.chars().take(QUOTED_MAX - 20));
+            out.push('…');
+            out.extend(part.chars().skip(n - 10));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// Drops what suppressions silence; reports unused and unknown suppressions.
@@ -482,4 +509,17 @@ pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Source, settings: 
 /// The refs of a text, for tests and tools.
 pub fn refs_of(text: &str, kind: FileKind, settings: &Settings<'_>) -> Vec<Ref> {
     scan(text, kind, settings, settings.catalog).refs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_quoted_words_are_cut_in_the_middle() {
+        let long = format!("`{}x` is not a member of `--a`", "a".repeat(5000));
+        let cut = elide_quoted(&long);
+        assert_eq!(cut, format!("`{}…{}x` is not a member of `--a`", "a".repeat(60), "a".repeat(9)));
+        assert_eq!(elide_quoted("`short` is fine"), "`short` is fine");
+    }
 }

@@ -16,6 +16,8 @@ pub struct LineIndex {
     starts: Vec<usize>,
     /// An all-ASCII text counts columns in bytes.
     ascii: bool,
+    /// A leading byte-order mark is not a column: editors do not show it.
+    bom: bool,
 }
 
 impl LineIndex {
@@ -23,7 +25,7 @@ impl LineIndex {
         let mut starts = Vec::with_capacity(text.len() / 32 + 1);
         starts.push(0);
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        LineIndex { starts, ascii: text.is_ascii() }
+        LineIndex { starts, ascii: text.is_ascii(), bom: text.starts_with('\u{feff}') }
     }
 
     /// Characters in `text[from..to]` (clamped to char boundaries by `get`).
@@ -31,7 +33,12 @@ impl LineIndex {
         if self.ascii {
             return to - from;
         }
-        text.get(from..to).map_or(to - from, |s| s.chars().count())
+        let n = text.get(from..to).map_or(to - from, |s| s.chars().count());
+        if self.bom && from == 0 && to >= 3 {
+            n - 1
+        } else {
+            n
+        }
     }
 
     /// 1-based (line, column) of a byte offset; the column counts characters.
@@ -88,6 +95,11 @@ mod tests {
         assert_eq!(idx.line_text(text, 9), "");
         assert_eq!(idx.span(text, 3, x + 1), Span { line: 2, col: 1, end_line: 2, end_col: 4 });
         assert_eq!(idx.span(text, 1, 4), Span { line: 1, col: 2, end_line: 2, end_col: 2 });
+        let bom = "\u{feff}X=1\nY=2\n";
+        let idx = LineIndex::new(bom);
+        assert_eq!(idx.position(bom, 3), (1, 1), "the mark is not a column");
+        assert_eq!(idx.position(bom, 5), (1, 3));
+        assert_eq!(idx.position(bom, 7), (2, 1));
         let ascii = "ab\ncd\n";
         let idx = LineIndex::new(ascii);
         assert_eq!(idx.span(ascii, 3, 5), Span { line: 2, col: 1, end_line: 2, end_col: 3 });

@@ -24,6 +24,12 @@ pub enum SourceError {
     )]
     #[error("`{path}` does not exist at {tag} in `{repo}`")]
     MissingFile { path: String, tag: String, repo: String },
+    #[diagnostic(
+        code(knobs::source::missing_object),
+        help("the repository lacks this object (a partial, shallow or damaged clone?): fetch it, or sync from a complete remote")
+    )]
+    #[error("`{path}` at {tag} in `{repo}` cannot be read: its content ({id}) is not in the repository")]
+    MissingObject { path: String, tag: String, repo: String, id: String },
     #[error("cache at {}: {message}", path.display())]
     Cache { path: PathBuf, message: String },
     #[error("git: {0}")]
@@ -185,6 +191,11 @@ fn fetch(repo: &Repository, url: &str, origin: &str) -> Result<(), SourceError> 
     )
 }
 
+/// True when the cache has the tag and its commit and root tree can be read.
+fn healthy_at(repo: &Repository, tag: &str) -> bool {
+    find_tag(repo, tag).is_some_and(|c| c.tree().is_ok())
+}
+
 fn find_tag<'r>(repo: &'r Repository, tag: &str) -> Option<git2::Commit<'r>> {
     let r = repo.find_reference(&format!("refs/tags/{tag}")).ok()?;
     r.peel_to_commit().ok()
@@ -217,29 +228,39 @@ impl PinnedTree {
         let url = fetch_url(repo, base);
         let dir = cache.join("repos").join(cache_name(&url));
         let cache_err = |e: std::io::Error| SourceError::Cache { path: dir.clone(), message: e.to_string() };
+        let parent = dir.parent().unwrap_or(cache).to_path_buf();
+        std::fs::create_dir_all(&parent).map_err(cache_err)?;
+        // One sync at a time per cached repository: a second waits here.
+        let locks = cache.join("locks");
+        std::fs::create_dir_all(&locks).map_err(cache_err)?;
+        let lock = std::fs::File::create(locks.join(format!("{}.lock", cache_name(&url)))).map_err(cache_err)?;
+        lock.lock().map_err(cache_err)?;
         let (git, from_cache) = match Repository::open_bare(&dir) {
-            Ok(git) if find_tag(&git, tag).is_some() => (git, true),
-            Ok(git) => {
+            Ok(git) if healthy_at(&git, tag) => (git, true),
+            Ok(git) if git.find_reference(&format!("refs/tags/{tag}")).is_err() => {
                 fetch(&git, &url, repo)?;
                 (git, false)
             }
-            Err(_) => {
-                // Fetch into a fresh folder, then move it into place, so an
+            opened => {
+                // Missing, unreadable or corrupt (the tag's objects cannot be
+                // read): moved aside and fetched afresh.
+                if opened.is_ok() || dir.exists() {
+                    let aside = parent.join(format!(".corrupt-{}-{}", cache_name(&url), std::process::id()));
+                    std::fs::rename(&dir, &aside).map_err(cache_err)?;
+                    let _ = std::fs::remove_dir_all(&aside);
+                }
+                // Fetched into a fresh folder, then moved into place, so an
                 // interrupted fetch never leaves a half cache behind.
-                let parent = dir.parent().unwrap_or(cache);
-                std::fs::create_dir_all(parent).map_err(cache_err)?;
-                let tmp = tempfile::Builder::new().prefix(".fetch-").tempdir_in(parent).map_err(cache_err)?;
+                let tmp = tempfile::Builder::new().prefix(".fetch-").tempdir_in(&parent).map_err(cache_err)?;
                 let git = Repository::init_bare(tmp.path())?;
                 fetch(&git, &url, repo)?;
                 drop(git);
                 let staged = tmp.keep();
-                if std::fs::rename(&staged, &dir).is_err() {
-                    // Another process won the race; use its copy.
-                    let _ = std::fs::remove_dir_all(&staged);
-                }
+                std::fs::rename(&staged, &dir).map_err(cache_err)?;
                 (Repository::open_bare(&dir)?, false)
             }
         };
+        drop(lock);
         PinnedTree::at_tag(git, repo, tag, if from_cache { Origin::Cached } else { Origin::Fetched })
     }
 
@@ -268,7 +289,18 @@ impl PinnedTree {
         if entry.kind() != Some(ObjectType::Blob) {
             return Ok(None);
         }
-        let blob = self.repo.find_blob(entry.id())?;
+        let blob = self.repo.find_blob(entry.id()).map_err(|e| {
+            if e.code() == git2::ErrorCode::NotFound {
+                SourceError::MissingObject {
+                    path: path.to_string(),
+                    tag: self.tag.clone(),
+                    repo: self.origin.clone(),
+                    id: entry.id().to_string(),
+                }
+            } else {
+                e.into()
+            }
+        })?;
         Ok(Some(String::from_utf8_lossy(blob.content()).into_owned()))
     }
 

@@ -164,7 +164,13 @@ pub(crate) struct Part<'s> {
 impl Part<'_> {
     /// The literal text a command-name match reads, when there is one.
     pub fn name(&self, src: &str) -> Option<String> {
-        self.named.then(|| unquote(src.get(self.word.start..self.word.end).unwrap_or("")))
+        let raw = src.get(self.word.start..self.word.end).unwrap_or("");
+        // A command substitution (or any very long word) names no command:
+        // not read, so nested `$(…)` cost no more than their length.
+        if !self.named || raw.len() > 4096 || raw.contains("$(") || raw.contains('`') {
+            return None;
+        }
+        Some(unquote(raw))
     }
 }
 

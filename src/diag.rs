@@ -1,0 +1,93 @@
+//! An error that points into a file: the file's text, the place, a label and
+//! a help line, rendered by miette with the offending line shown. Every file
+//! knobs reads and refuses (knobs.toml, a catalogue, an overlay) says where.
+
+use std::ops::Range;
+use std::path::Path;
+
+use miette::{NamedSource, SourceSpan};
+
+/// An error at a place in a file.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{message}")]
+pub struct FileError {
+    pub message: String,
+    #[source_code]
+    pub src: NamedSource<String>,
+    #[label("{label}")]
+    pub span: Option<SourceSpan>,
+    pub label: String,
+    #[help]
+    pub help: Option<String>,
+}
+
+impl FileError {
+    pub fn new(path: &Path, text: &str, span: Option<Range<usize>>, message: String, label: &str) -> FileError {
+        // A span past the end (or inside a character) would make miette
+        // refuse to draw; it is moved back onto the text.
+        let span = span.map(|r| {
+            let end = floor_boundary(text, r.end.min(text.len()));
+            let start = floor_boundary(text, r.start.min(end));
+            start..end
+        });
+        FileError {
+            message,
+            src: NamedSource::new(path.display().to_string(), text.to_string()),
+            span: span.map(|r| SourceSpan::from(r.start..r.end)),
+            label: label.to_string(),
+            help: None,
+        }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> FileError {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// A TOML parse or type error: its own message, at its own place.
+    pub fn from_toml(path: &Path, text: &str, what: &str, e: &toml::de::Error) -> FileError {
+        FileError::new(path, text, e.span(), format!("{} is not {what}", path.display()), e.message())
+    }
+}
+
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Where `key = …` or a `[table."key"]` header first names `name` in TOML
+/// text: the quoted or bare name's byte range.
+pub fn find_key(text: &str, name: &str) -> Option<Range<usize>> {
+    for quoted in [format!("\"{name}\""), format!("'{name}'")] {
+        if let Some(i) = text.find(&quoted) {
+            return Some(i..i + quoted.len());
+        }
+    }
+    let mut from = 0;
+    while let Some(i) = text[from..].find(name) {
+        let at = from + i;
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        let bare = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'));
+        if bare(before) && bare(after) {
+            return Some(at..at + name.len());
+        }
+        from = at + name.len();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_stay_on_the_text() {
+        let e = FileError::new(Path::new("x"), "é", Some(1..40), "m".into(), "l");
+        assert_eq!(e.span, Some(SourceSpan::from(0..2)));
+        assert_eq!(find_key("[flag.\"--a\"]\nx = 1\n", "--a"), Some(6..11));
+        assert_eq!(find_key("a-b = 1\nb = 2\n", "b"), Some(8..9));
+    }
+}

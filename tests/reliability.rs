@@ -1,0 +1,423 @@
+//! Reliability: hostile files, broken configuration and catalogues, failing
+//! git — exit 0/1 with findings or a note, or exit 2 with the file and line
+//! named; never a panic, never a half-written file, never a write outside
+//! `--out` and the cache. Each case was tried by hand first; the first one
+//! (100,000 quote markers) was a panic.
+
+use std::path::Path;
+
+use crate::support::{self, knobs, run_in, tree};
+
+fn short(out: &str) -> Vec<&str> {
+    out.lines().collect()
+}
+
+/// A miette message as one line: its renderer wraps long ones at 80 columns.
+fn flat(s: &str) -> String {
+    s.replace("\n  │ ", " ")
+}
+
+/// Files written under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().strip_prefix(dir).unwrap_or(e.path()).display().to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+// ---------------------------------------------------------------- lint input
+
+#[test]
+fn a_hundred_thousand_quote_markers_render_without_panic() {
+    let text = format!("{} `--checkpoint-policy floor`\n", ">".repeat(100_000));
+    let t = tree(&[("deep.md", text.as_bytes())]);
+    // The human format draws a snippet: clamped, with the exact position kept.
+    let r = run_in(t.path(), &["lint", "--format", "human", "--color", "never"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("deep.md:1:100023"), "{}", &r.stdout[..r.stdout.len().min(2000)]);
+    assert!(r.stdout.contains("`floor` is not a member of `--checkpoint-policy`"));
+    assert!(r.stdout.len() < 4000, "the snippet is elided, not 100,000 columns wide");
+}
+
+#[test]
+fn nested_lists_quotes_and_substitutions_are_read_in_bounded_depth() {
+    let lists: String = (0..3000).map(|i| format!("{}- x\n", "  ".repeat(i))).collect();
+    let quotes: String = (1..2000).map(|i| format!("{} x\n", ">".repeat(i))).collect();
+    let subst = format!("radiance --port {}{}\n", "$(".repeat(10_000), ")".repeat(10_000));
+    let t = tree(&[
+        ("lists.md", format!("{lists}`--checkpoint-policy floor`\n").as_bytes()),
+        ("quotes.md", format!("{quotes}\n`--checkpoint-policy floor`\n").as_bytes()),
+        ("subst.sh", subst.as_bytes()),
+        ("subst.md", format!("```sh\n{subst}```\n").as_bytes()),
+        ("knobs.toml", b"[lint]\nmax_file_size = 20000000\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "lists.md:3001:22: KNB002 `floor` is not a member of `--checkpoint-policy`",
+            "quotes.md:2001:22: KNB002 `floor` is not a member of `--checkpoint-policy`",
+        ]
+    );
+}
+
+#[test]
+fn a_five_megabyte_line_is_linted_or_passed_over_with_a_note() {
+    let line = format!("{} `--checkpoint-policy floor`\n", "word ".repeat(1_000_000));
+    let env = format!("CHECKPOINT_POLICY={}\n", "x".repeat(5_000_000));
+    let t = tree(&[("long.md", line.as_bytes()), ("long.env", env.as_bytes())]);
+    // Over the default size limit: a note, not a failure.
+    let r = run_in(t.path(), &["-v", "lint"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("note: skipped long.md: larger than 1048576 bytes"), "{}", r.stderr);
+    // With the limit raised, linted: the finding at its exact column, and a
+    // 5 MB value named, not printed.
+    std::fs::write(t.path().join("knobs.toml"), "[lint]\nmax_file_size = 20000000\n").expect("write");
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let lines = short(&r.stdout);
+    assert_eq!(lines.len(), 2, "{}", &r.stdout[..r.stdout.len().min(3000)]);
+    assert!(lines[0].starts_with("long.env:1:19: KNB002 `xxxxxxxxxx"), "{}", lines[0]);
+    assert!(lines[0].contains("…") && lines[0].len() < 200, "{}", lines[0]);
+    assert_eq!(lines[1], "long.md:1:5000023: KNB002 `floor` is not a member of `--checkpoint-policy`");
+}
+
+#[test]
+fn random_bytes_nul_bom_crlf_and_empty_files() {
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut bytes = |n: usize, nul: bool| -> Vec<u8> {
+        (0..n)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let b = (seed >> 24) as u8;
+                if !nul && b == 0 {
+                    1
+                } else {
+                    b
+                }
+            })
+            .collect()
+    };
+    let (md, env, sh, nul) = (bytes(100_000, false), bytes(100_000, false), bytes(100_000, false), bytes(1000, true));
+    let t = tree(&[
+        ("r.md", &md),
+        ("r.env", &env),
+        ("r.sh", &sh),
+        ("n.md", &nul),
+        ("empty.md", b""),
+        ("empty.env", b""),
+        ("bom.env", "\u{feff}CHECKPOINT_POLICY=floor\r\nMAX_SEQS=2\r\n".as_bytes()),
+        ("bom.md", "\u{feff}# Arm\r\n\r\n`--checkpoint-policy floor`\r\n".as_bytes()),
+    ]);
+    let r = run_in(t.path(), &["-v", "lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // Behind a byte-order mark and with CRLF, still caught, columns as an
+    // editor counts them.
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "bom.env:1:19: KNB002 `floor` is not a member of `CHECKPOINT_POLICY` (`--checkpoint-policy`)",
+            "bom.md:3:22: KNB002 `floor` is not a member of `--checkpoint-policy`",
+        ]
+    );
+    for f in ["r.md", "r.env", "r.sh"] {
+        assert!(r.stderr.contains(&format!("warning: {f}: not valid UTF-8")), "{f}: {}", r.stderr);
+    }
+    assert!(r.stderr.contains("note: skipped n.md: binary (it holds NUL bytes)"), "{}", r.stderr);
+}
+
+#[test]
+fn a_fix_after_a_byte_order_mark_lands_in_place() {
+    let md = "\u{feff}Watch `radiance:time_to_first_token_seconds_bucket`.\n";
+    let t = tree(&[("run.md", md.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(short(&r.stdout), ["run.md:1:8: KNB005 `radiance:time_to_first_token_seconds_bucket` is exported as `vllm:time_to_first_token_seconds_bucket`"]);
+    let r = run_in(t.path(), &["lint", "--fix"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("run.md")).expect("read"),
+        "\u{feff}Watch `vllm:time_to_first_token_seconds_bucket`.\n"
+    );
+}
+
+#[test]
+fn unterminated_fences_and_quotes_are_still_read() {
+    let t = tree(&[
+        ("fence.md", b"```sh\nradiance --checkpoint-policy floor\n"),
+        ("quote.sh", b"radiance --checkpoint-policy floor \"never closed\n"),
+        ("tick.md", b"`--checkpoint-policy floor\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "fence.md:2:30: KNB002 `floor` is not a member of `--checkpoint-policy`",
+            "quote.sh:1:30: KNB002 `floor` is not a member of `--checkpoint-policy`",
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_are_passed_over_with_a_note_and_never_followed() {
+    let t = tree(&[("real.md", b"`--checkpoint-policy floor`\n")]);
+    let p = t.path();
+    std::os::unix::fs::symlink("loop-b", p.join("loop-a")).expect("symlink");
+    std::os::unix::fs::symlink("loop-a", p.join("loop-b")).expect("symlink");
+    std::os::unix::fs::symlink("nowhere.md", p.join("dangling.md")).expect("symlink");
+    std::fs::create_dir(p.join("sub")).expect("mkdir");
+    std::os::unix::fs::symlink("..", p.join("sub/up")).expect("symlink");
+    std::os::unix::fs::symlink("real.md", p.join("alias.md")).expect("symlink");
+    let r = run_in(p, &["-v", "lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // Linted once, under its own name: the alias and the loop up are not followed.
+    assert_eq!(short(&r.stdout), ["real.md:1:22: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
+    for link in ["alias.md", "dangling.md", "loop-a", "loop-b", "sub/up"] {
+        assert!(r.stderr.contains(&format!("note: skipped {link}: a symbolic link (not followed)")), "{link}");
+    }
+    // Named on the command line, a dangling link is said to be one.
+    let r = run_in(p, &["lint", "dangling.md"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("1 file passed over"), "{}", r.stdout);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_file_or_folder_is_reported_and_the_run_goes_on() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tree(&[("ok.md", b"`--checkpoint-policy floor`\n"), ("secret.md", b"x\n"), ("locked/a.md", b"x\n")]);
+    let p = t.path();
+    std::fs::set_permissions(p.join("secret.md"), std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    std::fs::set_permissions(p.join("locked"), std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    // root reads anything: the refusal cannot be staged for it.
+    let root = std::fs::read(p.join("secret.md")).is_ok();
+    let r = run_in(p, &["-v", "lint", "--format", "short"]);
+    std::fs::set_permissions(p.join("locked"), std::fs::Permissions::from_mode(0o755)).expect("chmod back");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(short(&r.stdout), ["ok.md:1:22: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
+    if !root {
+        assert!(r.stderr.contains("note: skipped secret.md: cannot read: Permission denied"), "{}", r.stderr);
+        assert!(r.stderr.contains("note: skipped locked: cannot read: Permission denied"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn a_file_that_vanishes_before_it_is_read_is_reported() {
+    use knobs::lint::{lint_files, Disk, Settings};
+    let t = tree(&[("there.md", b"`--checkpoint-policy floor`\n")]);
+    let store = knobs::catalog::store::Store::embedded("radiance").expect("store");
+    let profile = knobs::catalog::profile::builtin("radiance").expect("profile");
+    let catalog = store.catalogs.last().expect("a catalogue");
+    let settings = Settings::new(&profile, catalog, &store.catalogs, Vec::new());
+    let disk = Disk { cwd: t.path().to_path_buf(), max_file_size: 1 << 20 };
+    // Walked, then gone before its turn: a note, and the others are linted.
+    let files =
+        [("gone.md".into(), knobs::walk::FileKind::Markdown), ("there.md".into(), knobs::walk::FileKind::Markdown)];
+    let report = lint_files(&files, &disk, &settings);
+    assert_eq!(report.findings().count(), 1);
+    assert_eq!(report.skipped.len(), 1);
+    assert_eq!(report.skipped[0].path, Path::new("gone.md"));
+    assert!(report.skipped[0].reason.starts_with("cannot read: No such file"), "{}", report.skipped[0].reason);
+}
+
+// ------------------------------------------------- configuration, catalogues
+
+#[test]
+fn a_catalogue_of_the_wrong_types_or_schema_points_at_the_place() {
+    let t = tree(&[
+        ("run.md", b"`--port 1`\n"),
+        ("knobs.toml", b"[catalog]\ndir = \"cats\"\n"),
+        (
+            "cats/radiance/v9.toml",
+            b"schema = 2\n[source]\nengine = \"radiance\"\nrepo = \"x\"\ntag = \"v9\"\ncommit = 5\n",
+        ),
+    ]);
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("cats/radiance/v9.toml is not a valid catalogue"), "{}", r.stderr);
+    assert!(r.stderr.contains("v9.toml:6:10]"), "{}", r.stderr);
+    assert!(r.stderr.contains("invalid type: integer `5`, expected a string"), "{}", r.stderr);
+    std::fs::write(t.path().join("cats/radiance/v9.toml"), "# synced later\nschema = 99\n").expect("write");
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("v9.toml has schema 99"), "{}", r.stderr);
+    assert!(r.stderr.contains("v9.toml:2:1]") && r.stderr.contains("this knobs reads schema 2 and older"));
+}
+
+#[test]
+fn an_overlay_naming_an_unknown_flag_or_metric_points_at_the_name() {
+    let head = "schema = 1\nengine = \"radiance\"\n\n";
+    let t = tree(&[
+        ("run.md", b"`--port 1`\n"),
+        ("knobs.toml", b"[catalog]\ndir = \"cats\"\n"),
+        (
+            "cats/radiance/semantics.toml",
+            format!("{head}[flag.\"--prot\"]\nrole = \"listener\"\ndoes = \"the port\"\n").as_bytes(),
+        ),
+    ]);
+    for args in [&["lint"][..], &["explain", "--port"][..]] {
+        let r = run_in(t.path(), args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(flat(&r.stderr).contains("semantics.toml describes `--prot`, which no catalogued version has"));
+        assert!(r.stderr.contains("semantics.toml:4:7]"), "{}", r.stderr);
+        assert!(r.stderr.contains("did you mean `--port`?"), "{}", r.stderr);
+    }
+    std::fs::write(
+        t.path().join("cats/radiance/semantics.toml"),
+        format!("{head}[metric.\"radiance:engine_steps_hold_total\"]\nmeasures = \"x\"\n"),
+    )
+    .expect("write");
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean `radiance:engine_steps_held_total`?"), "{}", r.stderr);
+    // An overlay that is not TOML at all, or has unknown fields.
+    std::fs::write(t.path().join("cats/radiance/semantics.toml"), format!("{head}[flag.\"--port\"]\npurpose = 1\n"))
+        .expect("write");
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("semantics.toml is not a valid overlay"), "{}", r.stderr);
+    assert!(r.stderr.contains("unknown field `purpose`"), "{}", r.stderr);
+}
+
+#[test]
+fn an_unknown_knobs_toml_key_gets_a_did_you_mean() {
+    let t = tree(&[("run.md", b"`--port 1`\n"), ("knobs.toml", b"[pin]\ntga = \"v1.8.1\"\n")]);
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("knobs.toml:2:1]"), "{}", r.stderr);
+    assert!(r.stderr.contains("help: did you mean `tag`?"), "{}", r.stderr);
+}
+
+// ------------------------------------------------------------------ git, sync
+
+#[test]
+fn a_folder_that_is_not_a_repository_is_a_clear_error() {
+    let t = tree(&[("plain/readme.md", b"not git\n")]);
+    let r = knobs(t.path(), &["sync", "--repo", "plain", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot read repository `plain`"), "{}", r.stderr);
+    assert!(!t.path().join("out").exists());
+}
+
+#[test]
+fn names_that_would_escape_the_output_folder_are_refused() {
+    let t = tempfile::tempdir().expect("tempdir");
+    support::radiance_repo(t.path());
+    let repo = "fixtures/radiance.git";
+    for (flag, value) in
+        [("--tag", "../x"), ("--tag", "/tmp/x"), ("--tag", "a/b"), ("--engine", "../x"), ("--engine", "/abs")]
+    {
+        let mut args = vec!["sync", "--repo", repo, "--out", "out", "--tag", "v1.8.1"];
+        if flag == "--tag" {
+            let last = args.len() - 1;
+            args[last] = value;
+        } else {
+            args.splice(0..0, ["--engine", value]);
+        }
+        let r = knobs(t.path(), &args);
+        assert_eq!(r.code, 2, "{flag} {value}: {}", r.stderr);
+        assert!(!t.path().join("out").exists(), "{flag} {value} wrote something");
+        assert!(!t.path().join("x").exists() && !t.path().join("x.toml").exists());
+    }
+}
+
+#[test]
+fn missing_objects_the_sync_needs_are_a_clear_error_and_nothing_is_written() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let repo = support::radiance_repo(t.path());
+    // The config file's blob at the tag is removed from the object store.
+    let git = git2::Repository::open_bare(&repo).expect("open");
+    let tree = git.revparse_single("v1.8.1^{tree}").expect("tree").peel_to_tree().expect("tree");
+    let entry = tree.get_path(Path::new("core/config.cpp")).expect("config.cpp");
+    let hex = entry.id().to_string();
+    std::fs::remove_file(repo.join("objects").join(&hex[..2]).join(&hex[2..])).expect("remove blob");
+    let r = knobs(t.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", "v1.8.1", "--out", "out"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("core/config.cpp"), "{}", r.stderr);
+    assert!(!t.path().join("out").exists(), "a partial catalogue was written");
+}
+
+#[test]
+fn a_corrupt_cache_is_rebuilt_and_concurrent_syncs_share_it() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let repo = support::radiance_repo(t.path());
+    let url = format!("file://{}", repo.display());
+    let sync = |out: &str| knobs(t.path(), &["sync", "--repo", &url, "--tag", "v1.8.1", "--out", out]);
+    let first = sync("a");
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(sync("a").stdout.ends_with("(cached)\n"));
+    // Break the cache: its objects are gone.
+    let cached = t.path().join(".knobs-cache/repos");
+    let dir = std::fs::read_dir(&cached).expect("cache").next().expect("one repo").expect("entry").path();
+    std::fs::remove_dir_all(dir.join("objects")).expect("break");
+    std::fs::create_dir(dir.join("objects")).expect("empty objects");
+    let r = sync("b");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("(cached)"), "a broken cache is fetched afresh: {}", r.stdout);
+    assert_eq!(
+        std::fs::read(t.path().join("a/radiance/v1.8.1.toml")).expect("a"),
+        std::fs::read(t.path().join("b/radiance/v1.8.1.toml")).expect("b")
+    );
+    // Four syncs at once into an empty cache: each gets the same catalogue.
+    std::fs::remove_dir_all(t.path().join(".knobs-cache")).expect("reset");
+    let children: Vec<_> = ["c1", "c2", "c3", "c4"]
+        .iter()
+        .map(|out| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_knobs"))
+                .args(["sync", "--repo", &url, "--tag", "v1.8.1", "--out", out])
+                .current_dir(t.path())
+                .env("KNOBS_CACHE_DIR", t.path().join(".knobs-cache"))
+                .output()
+        })
+        .collect();
+    for (i, c) in children.into_iter().enumerate() {
+        let c = c.expect("run");
+        assert!(c.status.success(), "sync {i}: {}", String::from_utf8_lossy(&c.stderr));
+    }
+    for out in ["c1", "c2", "c3", "c4"] {
+        assert_eq!(
+            std::fs::read(t.path().join(out).join("radiance/v1.8.1.toml")).expect(out),
+            std::fs::read(t.path().join("a/radiance/v1.8.1.toml")).expect("a")
+        );
+    }
+    let repos: Vec<_> = std::fs::read_dir(&cached).expect("cache").collect();
+    assert_eq!(repos.len(), 1, "one cached repository, no leftovers");
+}
+
+#[test]
+fn sync_runs_no_filters_hooks_or_checkout() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let src = t.path().join("work");
+    std::fs::create_dir_all(src.join("core")).expect("mkdir");
+    let marker = t.path().join("ran");
+    std::fs::copy(support::fixtures().join("radiance/v1.8.1/core/config.cpp"), src.join("core/config.cpp"))
+        .expect("copy");
+    std::fs::write(src.join(".gitattributes"), "*.cpp filter=evil\n").expect("attributes");
+    let repo = git2::Repository::init(&src).expect("init");
+    let mut cfg = repo.config().expect("config");
+    let touch = format!("touch {}", marker.display());
+    cfg.set_str("filter.evil.smudge", &touch).expect("smudge");
+    cfg.set_str("filter.evil.clean", &touch).expect("clean");
+    std::fs::write(src.join(".git/hooks/post-checkout"), format!("#!/bin/sh\n{touch}\n")).expect("hook");
+    let mut index = repo.index().expect("index");
+    index.add_all(["*"], git2::IndexAddOption::DEFAULT, None).expect("add");
+    let tree = repo.find_tree(index.write_tree().expect("tree")).expect("tree");
+    let sig = git2::Signature::now("t", "t@t.invalid").expect("sig");
+    let commit = repo.commit(Some("HEAD"), &sig, &sig, "x", &tree, &[]).expect("commit");
+    repo.tag_lightweight("v1", &repo.find_object(commit, None).expect("obj"), false).expect("tag");
+    for remote in [src.display().to_string(), format!("file://{}", src.display())] {
+        let r = knobs(t.path(), &["sync", "--repo", &remote, "--tag", "v1", "--out", "out"]);
+        assert_eq!(r.code, 0, "{remote}: {}", r.stderr);
+        assert!(!marker.exists(), "{remote}: a filter or hook ran");
+    }
+    // Only the catalogue was written (and the cache, elsewhere).
+    assert_eq!(files_under(&t.path().join("out")), ["radiance/v1.toml"]);
+}
