@@ -7,8 +7,9 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
     let terminal = stdout.is_terminal();
-    let code = knobs::run_on(std::env::args_os(), &mut stdout.lock(), &mut stderr.lock(), &cwd, terminal);
+    // stderr is not held locked: a worker thread that panics must be able to
+    // say so (holding the lock for the whole run would hang it instead).
+    let code = knobs::run_on(std::env::args_os(), &mut stdout.lock(), &mut std::io::stderr(), &cwd, terminal);
     ExitCode::from(code)
 }

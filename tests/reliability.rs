@@ -421,3 +421,38 @@ fn sync_runs_no_filters_hooks_or_checkout() {
     // Only the catalogue was written (and the cache, elsewhere).
     assert_eq!(files_under(&t.path().join("out")), ["radiance/v1.toml"]);
 }
+
+/// The umask the test (and the knobs it starts) runs under.
+#[cfg(unix)]
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Umask:").map(|v| v.trim().to_string())))
+        .and_then(|v| u32::from_str_radix(&v, 8).ok())
+        .unwrap_or(0o022)
+}
+
+#[cfg(unix)]
+#[test]
+fn written_files_get_the_usual_modes() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().expect("tempdir");
+    support::radiance_repo(t.path());
+    let r = knobs(t.path(), &["sync", "--repo", "fixtures/radiance.git", "--tag", "v1.8.1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mode = |p: &Path| std::fs::metadata(p).expect("written").permissions().mode() & 0o777;
+    // A catalogue is meant to be committed and read by the team: 0644 under
+    // the usual umask, not a temporary file's 0600.
+    assert_eq!(mode(&t.path().join("out/radiance/v1.8.1.toml")), 0o666 & !umask());
+    // A hook is executable the moment it is in place.
+    let g = tempfile::tempdir().expect("tempdir");
+    assert!(std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(g.path())
+        .status()
+        .expect("git")
+        .success());
+    let r = knobs(g.path(), &["hook", "install"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(mode(&g.path().join(".git/hooks/pre-commit")), 0o777 & 0o755 & !umask());
+}
