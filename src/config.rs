@@ -62,6 +62,7 @@ struct RawLint {
     per_file_ignores: std::collections::BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     #[serde(default)]
     helm_args: Vec<String>,
+    target_labels: Option<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -148,6 +149,8 @@ pub struct Config {
     pub per_file_ignores: Vec<(Located<String>, Vec<Located<String>>)>,
     /// `[lint] helm_args`: dotted keys of Helm values holding the engine's extra args.
     pub helm_args: Vec<String>,
+    /// `[lint] target_labels`: labels a scrape adds (replaces the default list).
+    pub target_labels: Option<Vec<String>>,
 }
 
 impl Config {
@@ -281,6 +284,7 @@ const KNOWN_KEYS: &[&str] = &[
     "exclude",
     "per-file-ignores",
     "helm_args",
+    "target_labels",
 ];
 
 fn did_you_mean(message: &str) -> Option<String> {
@@ -383,6 +387,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
         cfg.env_files = lint.env_files;
         cfg.max_file_size = lint.max_file_size;
         cfg.helm_args = lint.helm_args;
+        cfg.target_labels = lint.target_labels;
         if let Some(f) = lint.fail_on {
             if !matches!(f.get_ref().as_str(), "error" | "warning") {
                 return Err(fail(&f, "invalid [lint] fail_on", "not a severity", "use `error` or `warning`"));

@@ -13,10 +13,22 @@ pub enum FileKind {
     Markdown,
     Env,
     Shell,
+    /// A systemd unit (`*.service`) or drop-in (`*.service.d/*.conf`).
+    Systemd,
+    /// A Podman Quadlet container unit (`*.container`).
+    Quadlet,
+    /// A Dockerfile or Containerfile.
+    Dockerfile,
+    /// A compose file (`compose.yaml`, `docker-compose.yml`, overrides).
+    Compose,
+    /// Helm values (`values.yaml`, `values-*.yaml`).
+    HelmValues,
+    /// Other YAML: Kubernetes manifests and Prometheus rule files are read.
+    Yaml,
 }
 
 /// Why a file named on the command line, or met in a walk, was not linted.
-pub const NOT_LINTABLE: &str = "not a runbook, env file or shell script";
+pub const NOT_LINTABLE: &str = "not a runbook, env file, shell script or deployment file";
 
 /// A file passed over, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +71,9 @@ pub fn classify(path: &Path, env_files: &[String], head: &[u8]) -> Option<FileKi
     if is_env_name(&name, env_files) {
         return Some(FileKind::Env);
     }
+    if let Some(kind) = deployment_kind(path, &name) {
+        return Some(kind);
+    }
     let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
     match ext.as_deref() {
         Some("md" | "markdown") => return Some(FileKind::Markdown),
@@ -73,6 +88,45 @@ pub fn classify(path: &Path, env_files: &[String], head: &[u8]) -> Option<FileKi
             .iter()
             .any(|s| first.split(|c: char| c == '/' || c.is_whitespace()).any(|w| w == *s)))
     .then_some(FileKind::Shell)
+}
+
+/// The deployment file a name says a file is.
+fn deployment_kind(path: &Path, name: &str) -> Option<FileKind> {
+    let lower = name.to_ascii_lowercase();
+    let yaml = lower.ends_with(".yaml") || lower.ends_with(".yml");
+    let stem = lower.trim_end_matches(".yaml").trim_end_matches(".yml");
+    let in_dropin =
+        path.parent().and_then(|d| d.file_name()).is_some_and(|d| d.to_string_lossy().ends_with(".service.d"));
+    if lower.ends_with(".service") || (in_dropin && lower.ends_with(".conf")) {
+        return Some(FileKind::Systemd);
+    }
+    if lower.ends_with(".container") {
+        return Some(FileKind::Quadlet);
+    }
+    let docker = |n: &str| n == "dockerfile" || n == "containerfile";
+    if docker(&lower)
+        || lower.ends_with(".dockerfile")
+        || lower.ends_with(".containerfile")
+        || lower.split_once('.').is_some_and(|(a, _)| docker(a))
+    {
+        return Some(FileKind::Dockerfile);
+    }
+    if yaml {
+        let compose = ["compose", "docker-compose"]
+            .iter()
+            .any(|c| stem == *c || stem.strip_prefix(c).is_some_and(|r| r.starts_with('.') || r.starts_with('-')));
+        if compose {
+            return Some(FileKind::Compose);
+        }
+        if stem == "values" || stem.starts_with("values-") || stem.starts_with("values.") {
+            return Some(FileKind::HelmValues);
+        }
+        return Some(FileKind::Yaml);
+    }
+    if lower.ends_with(".rules") {
+        return Some(FileKind::Yaml);
+    }
+    None
 }
 
 /// True when a name needs its first line read to be classified.

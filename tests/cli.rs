@@ -93,7 +93,11 @@ fn quiet_and_verbose() {
     let r = run_in(&root, &["lint", "Cargo.toml", "README.md"]);
     assert_eq!(r.stderr, "", "a non-lintable file named on the command line is noted only with -v");
     let r = run_in(&root, &["lint", "-v", "Cargo.toml", "README.md"]);
-    assert!(r.stderr.contains("note: skipped Cargo.toml: not a runbook, env file or shell script"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("note: skipped Cargo.toml: not a runbook, env file, shell script or deployment file"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// `knobs lint | head -1`: the reader goes away; knobs exits quietly.

@@ -113,7 +113,10 @@ fn flags_and_rules_listings() {
     let codes: Vec<&str> = rules.lines().filter_map(|l| l.split_whitespace().next()).collect();
     assert_eq!(
         codes,
-        ["KNB001", "KNB002", "KNB003", "KNB004", "KNB005", "KNB006", "KNB007", "KNB008", "KNB009", "KNB010", "KNB011"]
+        [
+            "KNB001", "KNB002", "KNB003", "KNB004", "KNB005", "KNB006", "KNB007", "KNB008", "KNB009", "KNB010",
+            "KNB011", "KNB012", "KNB013", "KNB014", "KNB015"
+        ]
     );
     insta::assert_snapshot!("rules", rules);
 }

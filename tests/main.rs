@@ -4,6 +4,7 @@ mod support;
 
 mod catalog;
 mod cli;
+mod deploy;
 mod docs;
 mod expected;
 mod explain;

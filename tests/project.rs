@@ -180,7 +180,11 @@ fn env_file_names_ignore_files_excludes_and_skipped_counts() {
         "{}",
         r.stdout
     );
-    assert!(r.stderr.contains("note: skipped notes.txt: not a runbook, env file or shell script"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("note: skipped notes.txt: not a runbook, env file, shell script or deployment file"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

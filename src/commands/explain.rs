@@ -45,8 +45,9 @@ pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
 
 pub fn rules(io: &mut Io<'_>) -> Result<Outcome> {
     let mut text = String::new();
+    let width = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
     for r in RULES {
-        text.push_str(&format!("{}  {:<20}  {:<7}  {}\n", r.code, r.name, r.severity.as_str(), r.summary()));
+        text.push_str(&format!("{}  {:<width$}  {:<7}  {}\n", r.code, r.name, r.severity.as_str(), r.summary()));
     }
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)

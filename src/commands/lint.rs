@@ -153,6 +153,13 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         settings.severity = severities(cfg)?;
         settings.keep_text = args.fix || args.diff;
         settings.keep_clean = io.verbosity > 1;
+        if let Some(labels) = &cfg.target_labels {
+            settings.target_labels = labels.clone();
+        }
+        if !cfg.helm_args.is_empty() {
+            settings.helm_args = cfg.helm_args.clone();
+            settings.helm_args_named = true;
+        }
         settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
         let mut cfg_select: Vec<&'static str> = Vec::new();
         for s in &cfg.select {
@@ -248,6 +255,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         }
         merged.files.extend(report.files);
         merged.clean += report.clean;
+        merged.failed.extend(report.failed);
         merged.skipped.extend(report.skipped);
         merged.excluded += report.excluded;
         merged.notes.extend(report.notes);
@@ -288,6 +296,13 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
                 writeln!(io.err, "note: {}: judged against {engine} {}", f.path, f.tag).map_err(super::OutputError)?;
             }
         }
+    }
+    if !report.failed.is_empty() {
+        return Err(miette::miette!(
+            help = "the other files were linted; please report this with the file that triggers it",
+            "{}",
+            failed_message(&report.failed)
+        ));
     }
     if args.exit_zero {
         return Ok(Outcome::Clean);
@@ -357,4 +372,22 @@ fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Io<'_>) -> Result<(Ve
 fn changed_since(rev: &str, io: &Io<'_>) -> Result<Vec<PathBuf>> {
     let tree = Worktree::discover(&io.cwd)?;
     Ok(tree.changed_since(rev)?.iter().map(|p| shown(&tree.root, p, &io.cwd)).collect())
+}
+
+/// The error when knobs itself failed on some files (a bug met and caught).
+fn failed_message(failed: &[(std::path::PathBuf, String)]) -> String {
+    let files: Vec<String> = failed.iter().map(|(p, _)| p.display().to_string()).collect();
+    let n = if files.len() == 1 { "1 file".to_string() } else { format!("{} files", files.len()) };
+    format!("knobs failed on {n} ({}): a bug", files.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn failed_files_are_named() {
+        let one = [("a.md".into(), "x".to_string())];
+        assert_eq!(super::failed_message(&one), "knobs failed on 1 file (a.md): a bug");
+        let two = [("a.md".into(), "x".to_string()), ("b/c.sh".into(), "y".to_string())];
+        assert_eq!(super::failed_message(&two), "knobs failed on 2 files (a.md, b/c.sh): a bug");
+    }
 }

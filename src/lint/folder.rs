@@ -125,7 +125,9 @@ fn build(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Folder {
     let mut folder = Folder::default();
     // Only env files and scripts matter; judge by name (an extension-less
     // file may still be a script) so nothing else in the folder is read.
-    let by_name = |p: &Path| classify(p, &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown);
+    let by_name = |p: &Path| {
+        classify(p, &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| matches!(k, FileKind::Env | FileKind::Shell))
+    };
     let siblings = source.siblings(path, &by_name);
     // A folder with no env file (the linted one included) has no trio.
     let is_env = |p: &Path| classify(p, &settings.env_files, b"").is_some_and(|k| k == FileKind::Env);

@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
 use crate::catalog::query;
+use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
 use folder::{Folder, Folders};
 use refs::{ArgvRules, Ref};
@@ -27,6 +28,10 @@ use rules::{Ctx, Rule, Severity, Violation, RULES};
 use scanners::{Commands, Scan, ScanCtx};
 pub use source::{Disk, Index, Source, Text};
 use span::Span;
+
+/// Labels Prometheus or its service discovery add to every scraped series.
+pub const DEFAULT_TARGET_LABELS: &[&str] =
+    &["job", "instance", "namespace", "pod", "container", "node", "service", "endpoint"];
 
 /// Largest file linted by default; larger ones are skipped with a note.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
@@ -125,6 +130,8 @@ pub struct Report {
     pub files: Vec<FileReport>,
     /// Files linted with nothing to say, counted, not kept.
     pub clean: usize,
+    /// Files knobs failed on (a bug): the run goes on and exits 2.
+    pub failed: Vec<(PathBuf, String)>,
     pub skipped: Vec<Skipped>,
     /// Files a walk left out by `exclude` or ignore files.
     pub excluded: usize,
@@ -175,6 +182,13 @@ pub struct Settings<'a> {
     /// Keep a report of every file, even one with nothing to say (`-vv`
     /// names each file's version).
     pub keep_clean: bool,
+    /// Labels a scrape adds to every series: never unknown.
+    pub target_labels: Vec<String>,
+    /// Dotted keys of Helm values that hold the engine's extra args; set by
+    /// the user when `helm_args_named` (else the default, judged only in a
+    /// values file that names an engine image).
+    pub helm_args: Vec<String>,
+    pub helm_args_named: bool,
     /// What the rules work out about each catalogue of `all` (same order).
     derived: Vec<rules::Derived>,
 }
@@ -197,6 +211,9 @@ impl<'a> Settings<'a> {
             per_file_ignores: Vec::new(),
             keep_text: false,
             keep_clean: false,
+            target_labels: DEFAULT_TARGET_LABELS.iter().map(|s| s.to_string()).collect(),
+            helm_args: vec!["extraArgs".to_string()],
+            helm_args_named: false,
             derived: all.iter().map(|_| rules::Derived::default()).collect(),
         }
     }
@@ -235,8 +252,45 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
             settings.metrics.scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
             out.suppressions.extend(suppress::line_comments(text));
         }
+        FileKind::Systemd => scanners::systemd::scan(text, &ctx, &mut out),
+        FileKind::Quadlet => scanners::quadlet::scan(text, &ctx, &mut out),
+        FileKind::Dockerfile => scanners::dockerfile::scan(text, &ctx, &mut out),
+        FileKind::Compose | FileKind::HelmValues | FileKind::Yaml => yaml_file(text, kind, settings, &ctx, &mut out),
     }
     out
+}
+
+/// A YAML file: read with the YAML parser, then by what it is — compose,
+/// Helm values (by name), Kubernetes manifests or Prometheus rules (by
+/// content). A file that does not parse is a note naming the line.
+fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    use scanners::{compose, helm, kubernetes, prom_rules, yaml};
+    let idx = span::LineIndex::new(text);
+    let span = |s: usize, e: usize| idx.span(text, s, e);
+    let line_of = |at: usize| idx.position(text, at).0;
+    let docs = match yaml::load(text) {
+        Ok(docs) => docs,
+        Err(e) => {
+            out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
+            return;
+        }
+    };
+    match kind {
+        FileKind::Compose => compose::scan(&docs, text, &span, ctx, out),
+        FileKind::HelmValues => {
+            let keys = helm::HelmKeys { keys: &settings.helm_args, named: settings.helm_args_named };
+            helm::scan(&docs, &keys, text, &span, ctx, out);
+        }
+        _ => {
+            if docs.iter().any(kubernetes::is_manifest) {
+                kubernetes::scan(&docs, text, &span, ctx, out);
+            }
+            if docs.iter().any(prom_rules::is_rule_file) {
+                prom_rules::scan(&docs, text, &line_of, &span, ctx, out);
+            }
+        }
+    }
+    out.suppressions.extend(suppress::line_comments(text));
 }
 
 /// Lints one file, `path` as shown to the user, in its folder's context.
@@ -252,13 +306,37 @@ pub fn lint_file(
     let shown = path.display().to_string();
     let mut notes: Vec<String> = text.note.iter().map(|n| format!("{shown}: {n}")).collect();
     // The folder's pin picks the catalogue (a pin without one: the folder's note).
-    let catalog = folder.catalog(settings);
+    let mut catalog = folder.catalog(settings);
     let text = text.text;
-    let scan = scanned.unwrap_or_else(|| scan(&text, kind, settings, catalog));
+    let mut scan = scanned.unwrap_or_else(|| scan(&text, kind, settings, catalog));
+    // A deployment file's own engine image pins the version its argv is
+    // judged against (a pin with no catalogue: a note, and the folder's).
+    if !matches!(kind, FileKind::Markdown | FileKind::Env | FileKind::Shell) {
+        if let Some((pin, _)) = scan.pins.first().cloned() {
+            match settings.all.iter().find(|c| same_tag(&c.source.tag, &pin)) {
+                Some(pinned) if !std::ptr::eq(pinned, catalog) => {
+                    catalog = pinned;
+                    scan = self::scan(&text, kind, settings, catalog);
+                }
+                Some(_) => {}
+                None => notes.push(format!(
+                    "{shown}: pins {} {pin}, which has no catalogue: judged against {} instead (run `knobs sync --tag {pin}`)",
+                    settings.catalog.source.engine, catalog.source.tag
+                )),
+            }
+        }
+    }
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
     let local = rules::Derived::default();
     let derived = settings.all.iter().position(|c| std::ptr::eq(c, catalog)).map_or(&local, |i| &settings.derived[i]);
-    let ctx = Ctx { profile: settings.profile, catalog, all: settings.all, env_flags: &folder.env_flags, derived };
+    let ctx = Ctx {
+        profile: settings.profile,
+        catalog,
+        all: settings.all,
+        env_flags: &folder.env_flags,
+        derived,
+        target_labels: &settings.target_labels,
+    };
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     let mut violations: Vec<Violation> = Vec::new();
     for r in &scan.refs {
@@ -383,6 +461,8 @@ pub struct Linter<'s, 'a> {
     results: std::sync::Mutex<Vec<Linted>>,
     /// Files linted with nothing to say.
     clean: std::sync::atomic::AtomicUsize,
+    /// Files knobs failed on (a bug), with what it said.
+    failed: std::sync::Mutex<Vec<(PathBuf, String)>>,
     /// Files put off until their folder's context is ready.
     later: std::sync::Mutex<Vec<(usize, PathBuf, FileKind)>>,
     /// Paths linted so far, when the same file may be handed in twice.
@@ -398,6 +478,7 @@ impl<'s, 'a> Linter<'s, 'a> {
             results: std::sync::Mutex::new(Vec::new()),
             later: std::sync::Mutex::new(Vec::new()),
             clean: std::sync::atomic::AtomicUsize::new(0),
+            failed: std::sync::Mutex::new(Vec::new()),
             seen: None,
         }
     }
@@ -445,13 +526,31 @@ impl<'s, 'a> Linter<'s, 'a> {
     }
 
     fn lint_in(&self, order: usize, rel: &Path, kind: FileKind, folder: &Folder) {
-        let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.source.read(rel), None));
-        // A scan made as another kind (by name, not by content) is not reused.
-        let scanned = scanned.filter(|_| kind == FileKind::Shell);
-        let result = match read {
-            Ok(text) => Ok(lint_file(rel, text, kind, self.settings, folder, scanned)),
-            Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
-        };
+        // A bug met on one file (reading or linting it) is reported for that
+        // file; the run goes on.
+        let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.source.read(rel), None));
+            // A scan made as another kind (by name, not by content) is not reused.
+            let scanned = scanned.filter(|_| kind == FileKind::Shell);
+            match read {
+                Ok(text) => Ok(lint_file(rel, text, kind, self.settings, folder, scanned)),
+                Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
+            }
+        }));
+        let result = linted.unwrap_or_else(|payload| {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            if let Ok(mut failed) = self.failed.lock() {
+                failed.push((rel.to_path_buf(), what.clone()));
+            }
+            Err(Skipped {
+                path: rel.to_path_buf(),
+                reason: format!("knobs failed on it ({what}): a bug, please report it"),
+            })
+        });
         // A file with nothing to say is counted, not kept.
         if let Ok(f) = &result {
             if !self.settings.keep_clean && f.is_clean(&self.settings.catalog.source.tag) {
@@ -487,6 +586,7 @@ impl<'s, 'a> Linter<'s, 'a> {
         });
         let mut report = Report { notes: self.folders.notes(), ..Report::default() };
         report.clean = self.clean.into_inner();
+        report.failed = self.failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
         for (_, _, r) in results {
             match r {
                 Ok(f) => report.files.push(f),
@@ -514,6 +614,41 @@ pub fn refs_of(text: &str, kind: FileKind, settings: &Settings<'_>) -> Vec<Ref> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Panics on one file, as a bug in a scanner would.
+    struct Panicky;
+
+    impl Source for Panicky {
+        fn read(&self, path: &Path) -> Result<Text, String> {
+            if path.ends_with("boom.md") {
+                panic!("planted");
+            }
+            Ok(Text { text: "`--checkpoint-policy floor`\n".into(), note: None })
+        }
+        fn siblings(&self, _: &Path, _: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_file_knobs_fails_on_is_reported_and_the_run_goes_on() {
+        let store = crate::catalog::store::Store::embedded("radiance").expect("embedded");
+        let catalog = store.get("radiance", "v1.8.1").expect("v1.8.1");
+        let profile = crate::catalog::profile::builtin("radiance").expect("profile");
+        let settings = Settings::new(&profile, catalog, &store.catalogs, Vec::new());
+        let files = [
+            (PathBuf::from("a.md"), FileKind::Markdown),
+            (PathBuf::from("boom.md"), FileKind::Markdown),
+            (PathBuf::from("c.md"), FileKind::Markdown),
+        ];
+        let report = lint_files(&files, &Panicky, &settings);
+        assert_eq!(report.failed, [(PathBuf::from("boom.md"), "planted".to_string())]);
+        // The two others were linted: each has its finding.
+        let linted: Vec<_> = report.files.iter().map(|f| (f.path.as_str(), f.findings.len())).collect();
+        assert_eq!(linted, [("a.md", 1), ("c.md", 1)]);
+        assert_eq!(report.skipped.len(), 1);
+        assert_eq!(report.skipped[0].reason, "knobs failed on it (planted): a bug, please report it");
+    }
 
     #[test]
     fn long_quoted_words_are_cut_in_the_middle() {

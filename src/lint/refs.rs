@@ -51,11 +51,13 @@ pub enum Ref {
         span: Span,
         value: Option<Value>,
     },
-    /// A metric name, or with `pattern` a glob or regex over names.
+    /// A metric name, or with `pattern` a glob or regex over names; `usage`
+    /// says how a PromQL query uses it, when it was read from one.
     Metric {
         name: String,
         span: Span,
         pattern: bool,
+        usage: Option<Box<Usage>>,
     },
     /// A bare word in an argv whose engine takes no positional arguments;
     /// `after` is the option before it, when there is one.
@@ -65,6 +67,18 @@ pub enum Ref {
         after: Option<String>,
         binary: Option<std::sync::Arc<Binary>>,
     },
+}
+
+/// How a PromQL query uses a metric selector.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Usage {
+    /// The function the selector is handed to directly (`rate`, `increase`…).
+    pub func: Option<String>,
+    /// True when `histogram_quantile` reads this selector (directly, or
+    /// through `rate`/`increase` and the like).
+    pub quantile: bool,
+    /// Label names the selector matches on, each with its place.
+    pub labels: Vec<(String, Span)>,
 }
 
 impl Ref {

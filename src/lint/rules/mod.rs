@@ -4,11 +4,15 @@
 //! text `knobs explain CODE` shows.
 
 mod bad_value;
+mod histogram_base_name;
 mod invented_flag;
 mod invented_member;
+mod quantile_of_non_histogram;
+mod rate_of_gauge;
 mod removed_flag;
 mod stray_argument;
 mod unknown_env_knob;
+mod unknown_label;
 mod unknown_metric;
 mod unknown_suppression;
 mod unused_suppression;
@@ -91,6 +95,10 @@ pub static RULES: &[&Rule] = &[
     &unknown_suppression::RULE,
     &wrong_binary::RULE,
     &stray_argument::RULE,
+    &rate_of_gauge::RULE,
+    &quantile_of_non_histogram::RULE,
+    &histogram_base_name::RULE,
+    &unknown_label::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.
@@ -131,6 +139,8 @@ pub struct Ctx<'a> {
     pub env_flags: &'a HashMap<String, String>,
     /// What is worked out once per catalogue, on first need.
     pub derived: &'a Derived,
+    /// Labels a scrape adds to every series (`[lint] target_labels`).
+    pub target_labels: &'a [String],
 }
 
 /// Facts about one catalogue that rules ask for often and that take work

@@ -35,7 +35,7 @@ pub const RULE: Rule = Rule {
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
-    let Ref::Metric { name, span, pattern } = r else { return };
+    let Ref::Metric { name, span, pattern, .. } = r else { return };
     if *pattern {
         // A glob or regex: it must match something the build exports.
         if matching_metrics(ctx.catalog, name).is_empty()

@@ -34,7 +34,7 @@ pub const RULE: Rule = Rule {
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
-    let Ref::Metric { name, span, pattern: false } = r else { return };
+    let Ref::Metric { name, span, pattern: false, .. } = r else { return };
     if s.metric.is_some() {
         return;
     }

@@ -238,10 +238,46 @@ fn code_block(lang: &str, m: &Mapped<'_>, text: &str, idx: &LineIndex, ctx: &Sca
             env::scan_text(m.text(), &span, ctx, out);
             return;
         }
+        "promql" if promql_block(m, text, idx, ctx, out) => {
+            env::image_pins(m.text(), ctx.commands, &span, &mut out.pins);
+            return;
+        }
         _ => {}
     }
     ctx.metrics.scan(m.text(), &span, &mut out.refs);
     env::image_pins(m.text(), ctx.commands, &span, &mut out.pins);
+}
+
+/// A `promql` block: one query, or one per line (`#` comments aside), read
+/// with the PromQL parser. False (with a note naming the line) when a query
+/// does not parse: its names are then only checked as names.
+fn promql_block(m: &Mapped<'_>, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) -> bool {
+    let code = m.text();
+    let file_span = |s: usize, e: usize| idx.span(text, s, e);
+    let raw = |s: usize, e: usize| m.file_offset(s)..m.file_offset(e);
+    let first = out.refs.len();
+    if super::promql::scan(code, raw(0, code.len()), text, &file_span, ctx, out).is_ok() {
+        return true;
+    }
+    out.refs.truncate(first);
+    let mut offset = 0;
+    for line in code.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let q = line.trim();
+        if q.is_empty() || q.starts_with('#') {
+            continue;
+        }
+        let lead = line.len() - line.trim_start().len();
+        let at = raw(start + lead, start + lead + q.len());
+        if let Err(why) = super::promql::scan(q, at, text, &file_span, ctx, out) {
+            out.refs.truncate(first);
+            let line_no = idx.position(text, m.file_offset(start)).0;
+            out.notes.push(format!("line {line_no}: this PromQL query does not parse ({why})"));
+            return false;
+        }
+    }
+    true
 }
 
 fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {

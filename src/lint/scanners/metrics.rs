@@ -67,6 +67,11 @@ impl Matcher {
         Matcher { finder, prefixes, last_byte }
     }
 
+    /// True when `name` starts with one of the engine's metric prefixes.
+    pub fn is_metric_name(&self, name: &str) -> bool {
+        self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+    }
+
     /// The next name at or after `from`: its range and where its pattern
     /// tail ends. `last` is where the previous name's text ended.
     fn next(&self, text: &str, mut from: usize, last: usize) -> Option<(usize, usize, usize)> {
@@ -125,10 +130,15 @@ impl Matcher {
                     .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit() || "smhdwy:".contains(c)));
             let pattern_tail = if is_range { "" } else { tail.trim_end_matches('.') };
             if pattern_tail.is_empty() {
-                out.push(Ref::Metric { name: name.to_string(), span: span(start, end), pattern: false });
+                out.push(Ref::Metric { name: name.to_string(), span: span(start, end), pattern: false, usage: None });
             } else {
                 let end = end + pattern_tail.len();
-                out.push(Ref::Metric { name: text[start..end].to_string(), span: span(start, end), pattern: true });
+                out.push(Ref::Metric {
+                    name: text[start..end].to_string(),
+                    span: span(start, end),
+                    pattern: true,
+                    usage: None,
+                });
             }
         }
     }

@@ -4,11 +4,21 @@
 //! engine (its commands, images, metric prefixes, how its argv reads) comes
 //! from its profile through [`ScanCtx`].
 
+pub mod compose;
+pub mod dockerfile;
 pub mod env;
+pub mod helm;
+pub mod kubernetes;
 pub mod markdown;
 pub mod metrics;
+pub mod prom_rules;
+pub mod promql;
+pub mod quadlet;
 pub mod shell;
+pub mod systemd;
+pub mod unit;
 mod words;
+pub mod yaml;
 
 use std::sync::Arc;
 
@@ -189,4 +199,36 @@ pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
         metrics: &metrics,
     };
     f(&ctx)
+}
+
+/// An env knob written in a deployment file: its key and value, each where
+/// it stands. An empty value sets nothing to judge.
+pub(crate) fn env_ref(
+    key: &str,
+    key_at: std::ops::Range<usize>,
+    value: &str,
+    value_at: std::ops::Range<usize>,
+    span: &dyn Fn(usize, usize) -> Span,
+) -> Ref {
+    let value = (!value.is_empty()).then(|| super::refs::Value {
+        text: Some(value.to_string()),
+        span: span(value_at.start, value_at.end),
+        var: None,
+    });
+    Ref::Env { key: key.to_string(), span: span(key_at.start, key_at.end), value }
+}
+
+/// Records the version an engine image reference pins (`…/radiance:1.0.13`).
+pub(crate) fn pin_image(
+    image: &str,
+    at: std::ops::Range<usize>,
+    ctx: &ScanCtx<'_>,
+    span: &dyn Fn(usize, usize) -> Span,
+    out: &mut Scan,
+) {
+    if let Some(tag) = shell::engine_image(image, ctx).filter(|t| !t.is_empty()) {
+        if let Some(pinned) = ctx.commands.image_tag(tag) {
+            out.pins.push((pinned, span(at.start, at.end)));
+        }
+    }
 }

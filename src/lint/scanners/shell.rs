@@ -359,3 +359,153 @@ fn runtime_argv(parts: &[Part<'_>], from: usize, src: &str, ctx: &ScanCtx<'_>) -
     }
     None
 }
+
+/// One word of an argv written in a structured file (a YAML list item, an
+/// exec-form array element, a word of a unit's command line): its text and
+/// where the text is in the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub text: String,
+    pub at: std::ops::Range<usize>,
+}
+
+/// An engine image reference (`ghcr.io/acme/radiance:1.8.1`): the tag when
+/// the image is the engine's (an empty tag for none).
+pub fn engine_image<'a>(image: &'a str, ctx: &ScanCtx<'_>) -> Option<&'a str> {
+    let last = basename(image.split('@').next().unwrap_or(image));
+    let (repo, tag) = last.split_once(':').unwrap_or((last, ""));
+    ctx.commands.images().iter().any(|e| e == repo).then_some(tag)
+}
+
+/// Judges an argv given as items. `image` is the container image that runs
+/// it, when the format says: an engine image's entrypoint takes the items as
+/// its arguments (unless they name a command themselves). `sh -c SCRIPT`
+/// reads the script as shell. `file` is the whole file's text (the items'
+/// places are in it); `span` maps its byte ranges.
+pub fn scan_items(
+    items: &[Item],
+    image: Option<&str>,
+    file: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) {
+    let Some(first) = items.first() else { return };
+    // `sh -c "radiance …"`: the script is shell, read in place.
+    if matches!(basename(&first.text), "sh" | "bash" | "dash" | "zsh" | "ash") {
+        if let (Some(flag), Some(script)) = (items.get(1), items.get(2)) {
+            if flag.text == "-c" || flag.text == "-ec" || flag.text == "-ce" {
+                let raw = file.get(script.at.clone()).unwrap_or("");
+                // Read in place when the file holds the script as written;
+                // else every place points at the script's start.
+                if raw == script.text {
+                    let base = script.at.start;
+                    scan(&script.text, &|s, e| span(base + s, base + e), ctx, out);
+                } else {
+                    let at = script.at.start;
+                    scan(&script.text, &|_, _| span(at, at), ctx, out);
+                }
+            }
+        }
+        return;
+    }
+    let parts: Vec<Part<'_>> = items
+        .iter()
+        .map(|i| {
+            // `$(VAR)` (Kubernetes) and `${VAR}` (compose) are filled in later.
+            let dynamic = i.text.contains("$(") || i.text.contains("${");
+            let text = (!dynamic || i.text.starts_with("--")).then(|| std::borrow::Cow::Owned(i.text.clone()));
+            Part {
+                word: Word { text, var: None, default: None, start: i.at.start, end: i.at.end },
+                named: true,
+                array: None,
+            }
+        })
+        .collect();
+    let names_command = parts[0].name(file).is_some_and(|n| {
+        let n = basename(&n);
+        ctx.commands.is_known(n) || runs_commands(n)
+    });
+    let start = match image.and_then(|i| engine_image(i, ctx)) {
+        // The items name a command themselves (`radiance …`, `nice -n 5 radiance …`).
+        _ if names_command => engine_argv_start(&parts, file, ctx),
+        // An engine image: its entrypoint, or a variant's, takes the items.
+        Some(tag) => match ctx.commands.image_entrypoint(tag) {
+            Some(Invocation::Foreign) => None,
+            Some(Invocation::Engine { scope, .. }) => {
+                let binary = scope.map(|s| Arc::new(Binary { command: format!("image :{tag}"), scope: Some(s) }));
+                Some((0, binary))
+            }
+            None => Some((0, None)),
+        },
+        None => None,
+    };
+    let Some((start, binary)) = start else { return };
+    let words: Vec<&Word<'_>> = parts[start..].iter().map(|p| &p.word).collect();
+    argv_refs(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+}
+
+/// Splits a command line the way a unit file or a compose string is split:
+/// on white space, with `"…"` and `'…'` quoting and `\` escapes. Each word's
+/// place is its text's place in `src` from `base` (inside the quotes of a
+/// word that is quoted whole).
+pub fn split_words(src: &str, base: usize) -> Vec<Item> {
+    let mut out = Vec::new();
+    let b = src.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+        let start = i;
+        let mut text = String::new();
+        let mut quote: Option<u8> = None;
+        while i < b.len() {
+            let c = b[i];
+            match (quote, c) {
+                (None, c) if c.is_ascii_whitespace() => break,
+                (None, b'"' | b'\'') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (q, b'\\') if q != Some(b'\'') && i + 1 < b.len() => {
+                    i += 1;
+                    let ch = src[i..].chars().next().unwrap_or(' ');
+                    text.push(ch);
+                    i += ch.len_utf8();
+                    continue;
+                }
+                _ => {
+                    let ch = src[i..].chars().next().unwrap_or(' ');
+                    text.push(ch);
+                    i += ch.len_utf8();
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        let raw = &src[start..i];
+        // A word quoted whole points inside its quotes.
+        let quoted_whole = raw.len() >= 2
+            && matches!(raw.as_bytes()[0], b'"' | b'\'')
+            && raw.as_bytes()[raw.len() - 1] == raw.as_bytes()[0];
+        let at = if quoted_whole { base + start + 1..base + i - 1 } else { base + start..base + i };
+        out.push(Item { text, at });
+    }
+    out
+}
+
+#[cfg(test)]
+mod items_tests {
+    use super::*;
+
+    #[test]
+    fn words_split_like_a_unit_file() {
+        let src = r#"radiance --model "/m/a b" --log-level=warn 'x y' a\ b"#;
+        let items = split_words(src, 10);
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts, ["radiance", "--model", "/m/a b", "--log-level=warn", "x y", "a b"]);
+        assert_eq!(&src[items[2].at.start - 10..items[2].at.end - 10], "/m/a b", "inside the quotes");
+    }
+}

@@ -1,0 +1,223 @@
+//! Dockerfiles and Containerfiles: `FROM` an engine image pins the version;
+//! each stage's `ENTRYPOINT` and `CMD` — exec form (`["radiance", "--port",
+//! "8000"]`) or shell form — are the engine's argv when they run it or when
+//! the stage's image is the engine's; `ENV` assignments are env knobs.
+//! `RUN` and `HEALTHCHECK` commands are left alone.
+
+use super::shell::{self, scan_items, split_words, Item};
+use super::{env_ref, pin_image, Scan, ScanCtx};
+use crate::lint::span::{LineIndex, Span};
+
+/// One instruction: its keyword and its arguments, continuations joined
+/// (same length as in the file), and where the arguments start.
+struct Instruction {
+    keyword: String,
+    args: String,
+    at: usize,
+}
+
+fn instructions(text: &str) -> Vec<Instruction> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let body = content.trim_start();
+        if body.is_empty() || body.starts_with('#') {
+            continue;
+        }
+        let lead = content.len() - body.len();
+        let keyword: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
+        let args_at = start + lead + keyword.len();
+        let mut args = content[lead + keyword.len()..].to_string();
+        let mut continued = args.trim_end().ends_with('\\');
+        while continued {
+            let Some(next) = lines.next() else { break };
+            offset += next.len();
+            if args.trim_end().ends_with('\\') {
+                let cut = args.trim_end().len() - 1;
+                let tail = args.len() - cut;
+                args.truncate(cut);
+                args.push_str(&" ".repeat(tail + 1));
+            } else {
+                args.push(' ');
+            }
+            let next_content = next.strip_suffix('\n').unwrap_or(next);
+            if next_content.trim_start().starts_with('#') || next_content.trim().is_empty() {
+                args.push_str(&" ".repeat(next_content.len()));
+                continue;
+            }
+            args.push_str(next_content);
+            continued = next_content.trim_end().ends_with('\\');
+        }
+        out.push(Instruction { keyword: keyword.to_ascii_uppercase(), args, at: args_at });
+    }
+    out
+}
+
+/// An exec-form argument list (`["a", "b"]`): each string and where its text
+/// is (inside its quotes). `None` when the text is not such a list.
+fn exec_form(s: &str, base: usize) -> Option<Vec<Item>> {
+    let b = s.as_bytes();
+    let mut i = s.len() - s.trim_start().len();
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i += 1;
+    let mut out = Vec::new();
+    let skip_ws = |i: &mut usize| {
+        while *i < b.len() && b[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    loop {
+        skip_ws(&mut i);
+        match b.get(i)? {
+            b']' if out.is_empty() => break,
+            b'"' => {}
+            _ => return None,
+        }
+        let start = i + 1;
+        let mut text = String::new();
+        i += 1;
+        loop {
+            match *b.get(i)? {
+                b'"' => break,
+                b'\\' => {
+                    let c = *b.get(i + 1)?;
+                    text.push(match c {
+                        b'n' => '\n',
+                        b't' => '\t',
+                        b'r' => '\r',
+                        b'u' => return None,
+                        other => char::from(other),
+                    });
+                    i += 2;
+                }
+                _ => {
+                    let ch = s[i..].chars().next()?;
+                    text.push(ch);
+                    i += ch.len_utf8();
+                }
+            }
+        }
+        out.push(Item { text, at: base + start..base + i });
+        i += 1;
+        skip_ws(&mut i);
+        match b.get(i)? {
+            b',' => i += 1,
+            b']' => break,
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// A stage's command: exec-form items, or a shell-form command line.
+enum Command {
+    Exec(Vec<Item>),
+    Shell(String, usize),
+}
+
+fn command(args: &str, at: usize) -> Command {
+    match exec_form(args, at) {
+        Some(items) => Command::Exec(items),
+        None => Command::Shell(args.to_string(), at),
+    }
+}
+
+fn judge_stage(
+    image: Option<&str>,
+    entrypoint: Option<Command>,
+    cmd: Option<Command>,
+    text: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) {
+    let shell_form = |line: &str, at: usize, out: &mut Scan| {
+        shell::scan(line, &|s, e| span(at + s, at + e), ctx, out);
+    };
+    match (entrypoint, cmd) {
+        // An exec-form entrypoint takes an exec-form CMD as its arguments.
+        (Some(Command::Exec(mut ep)), cmd) => {
+            if let Some(Command::Exec(c)) = cmd {
+                ep.extend(c);
+            }
+            scan_items(&ep, image, text, span, ctx, out);
+        }
+        // A shell-form entrypoint ignores CMD.
+        (Some(Command::Shell(line, at)), _) => shell_form(&line, at, out),
+        (None, Some(Command::Exec(items))) => scan_items(&items, image, text, span, ctx, out),
+        (None, Some(Command::Shell(line, at))) => shell_form(&line, at, out),
+        (None, None) => {}
+    }
+}
+
+pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    let idx = LineIndex::new(text);
+    let span = |s: usize, e: usize| idx.span(text, s, e);
+    let mut image: Option<String> = None;
+    let (mut entrypoint, mut cmd): (Option<Command>, Option<Command>) = (None, None);
+    for ins in instructions(text) {
+        match ins.keyword.as_str() {
+            "FROM" => {
+                judge_stage(image.as_deref(), entrypoint.take(), cmd.take(), text, &span, ctx, out);
+                // `FROM [--platform=…] image [AS name]`
+                let words = split_words(&ins.args, ins.at);
+                let from = words.into_iter().find(|w| !w.text.starts_with("--"));
+                if let Some(w) = &from {
+                    pin_image(&w.text, w.at.clone(), ctx, &span, out);
+                }
+                image = from.map(|w| w.text);
+            }
+            "ENTRYPOINT" => {
+                entrypoint = Some(command(&ins.args, ins.at));
+                // Docker drops an earlier CMD when ENTRYPOINT is set after it.
+                cmd = None;
+            }
+            "CMD" => cmd = Some(command(&ins.args, ins.at)),
+            "ENV" => {
+                let words = split_words(&ins.args, ins.at);
+                if words.first().is_some_and(|w| w.text.contains('=')) {
+                    for w in words {
+                        let Some((k, v)) = w.text.split_once('=') else { continue };
+                        let key_at = w.at.start..w.at.start + k.len();
+                        // A quoted value's place is inside its quotes.
+                        let raw = text.get(key_at.end + 1..w.at.end).unwrap_or("");
+                        let q = usize::from(raw.starts_with(['"', '\'']));
+                        let value_at = key_at.end + 1 + q..w.at.end - q;
+                        out.refs.push(env_ref(k, key_at, v, value_at, &span));
+                    }
+                } else if let Some(key) = words.first() {
+                    // `ENV KEY value with spaces` (the old form).
+                    let rest = words.get(1).map_or(key.at.end, |w| w.at.start);
+                    let value = ins.args[rest - ins.at..].trim_end().to_string();
+                    let value_at = rest..rest + value.len();
+                    out.refs.push(env_ref(&key.text, key.at.clone(), &value, value_at, &span));
+                }
+            }
+            _ => {}
+        }
+    }
+    judge_stage(image.as_deref(), entrypoint, cmd, text, &span, ctx, out);
+    out.suppressions.extend(crate::lint::suppress::line_comments(text));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_form_keeps_places() {
+        let s = r#" ["radiance", "--port", "8\"0"]"#;
+        let items = exec_form(s, 0).expect("exec form");
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts, ["radiance", "--port", "8\"0"]);
+        assert_eq!(&s[items[1].at.clone()], "--port");
+        assert!(exec_form(" radiance --port 1", 0).is_none());
+        assert!(exec_form(r#" ["a", b]"#, 0).is_none());
+    }
+}

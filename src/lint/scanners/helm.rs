@@ -1,0 +1,90 @@
+//! Helm `values.yaml`: an engine `image:` (`repo:tag`, or a map with
+//! `repository` and `tag`) pins the version, and the list under each key the
+//! project names (`[lint] helm_args`, default `extraArgs`, matched as the end
+//! of a dotted path such as `engine.extraArgs`) is the engine's extra argv.
+//! With the default key, a values file that names no engine image is left
+//! alone (another chart's `extraArgs` are not the engine's).
+
+use super::compose::items_of;
+use super::shell::scan_items;
+use super::yaml::Node;
+use super::{pin_image, Scan, ScanCtx};
+use crate::lint::span::Span;
+
+/// Settings the Helm reader takes from knobs.toml.
+pub struct HelmKeys<'a> {
+    pub keys: &'a [String],
+    /// The user named the keys: judged even without an engine image.
+    pub named: bool,
+}
+
+/// Every node with its dotted path, walked with a stack.
+fn walk(doc: &Node) -> Vec<(String, &Node)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(String::new(), doc)];
+    while let Some((path, n)) = stack.pop() {
+        if let Node::Map { entries, .. } = n {
+            for (k, _, v) in entries.iter().rev() {
+                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                stack.push((p, v));
+            }
+        }
+        out.push((path, n));
+    }
+    out
+}
+
+/// An image reference a values node holds: `repo:tag`, or `{repository, tag}`.
+fn image_of(n: &Node) -> Option<(String, std::ops::Range<usize>)> {
+    match n {
+        Node::Scalar { text, at } => Some((text.clone(), at.clone())),
+        Node::Map { .. } => {
+            let repo = n.get("repository")?.str()?;
+            match n.get("tag") {
+                Some(Node::Scalar { text, at }) if !text.is_empty() => Some((format!("{repo}:{text}"), at.clone())),
+                _ => Some((repo.to_string(), n.get("repository")?.at())),
+            }
+        }
+        _ => None,
+    }
+}
+
+pub fn scan(
+    docs: &[Node],
+    keys: &HelmKeys<'_>,
+    text: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) {
+    for doc in docs {
+        let nodes = walk(doc);
+        let mut engine: Option<String> = None;
+        for (path, n) in &nodes {
+            if path.rsplit('.').next() != Some("image") {
+                continue;
+            }
+            let Some((image, at)) = image_of(n) else { continue };
+            if super::shell::engine_image(&image, ctx).is_some() {
+                // A `tag:` of its own points at the tag; `repo:tag` at the string.
+                let tag_at = if image.contains(':') && n.get("tag").is_some() { at.clone() } else { at };
+                let before = out.pins.len();
+                pin_image(&image, tag_at, ctx, span, out);
+                if engine.is_none() || out.pins.len() > before {
+                    engine = Some(image);
+                }
+            }
+        }
+        if engine.is_none() && !keys.named {
+            continue;
+        }
+        // Without an image in the file, the args are the engine's all the same.
+        let image = engine.or_else(|| ctx.commands.images().first().cloned());
+        for (path, n) in &nodes {
+            let listed = keys.keys.iter().any(|k| path == k || path.ends_with(&format!(".{k}")));
+            if listed && matches!(n, Node::Seq { .. }) {
+                scan_items(&items_of(n), image.as_deref(), text, span, ctx, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Kubernetes manifests (one or many documents): for the workloads that run
+//! containers (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job,
+//! CronJob), each container's engine `image:` pins the version, `command:`
+//! and `args:` are the argv given to the image, and `env:` names and values
+//! are env knobs. Other containers and other kinds are left alone.
+
+use super::compose::items_of;
+use super::shell::scan_items;
+use super::yaml::Node;
+use super::{env_ref, pin_image, Scan, ScanCtx};
+use crate::lint::span::Span;
+
+/// True when a document is a Kubernetes object.
+pub fn is_manifest(doc: &Node) -> bool {
+    doc.get("apiVersion").is_some() && doc.get("kind").is_some()
+}
+
+/// The pod spec of a workload document.
+fn pod_spec(doc: &Node) -> Option<&Node> {
+    match doc.get("kind")?.str()? {
+        "Pod" => doc.get("spec"),
+        "Deployment" | "StatefulSet" | "DaemonSet" | "ReplicaSet" | "Job" | "ReplicationController" => {
+            doc.path("spec.template.spec")
+        }
+        "CronJob" => doc.path("spec.jobTemplate.spec.template.spec"),
+        _ => None,
+    }
+}
+
+pub fn scan(docs: &[Node], text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    for spec in docs.iter().filter_map(pod_spec) {
+        let containers = ["initContainers", "containers"].into_iter().filter_map(|k| spec.get(k));
+        for container in containers.flat_map(Node::items) {
+            let image = container.get("image").and_then(|i| match i {
+                Node::Scalar { text, at } => Some((text.as_str(), at.clone())),
+                _ => None,
+            });
+            if let Some((i, at)) = &image {
+                pin_image(i, at.clone(), ctx, span, out);
+            }
+            let mut items = container.get("command").map(items_of).unwrap_or_default();
+            items.extend(container.get("args").map(items_of).unwrap_or_default());
+            scan_items(&items, image.as_ref().map(|(i, _)| *i), text, span, ctx, out);
+            for var in container.get("env").map(Node::items).unwrap_or_default() {
+                let (Some(Node::Scalar { text: k, at: kat }), Some(Node::Scalar { text: v, at: vat })) =
+                    (var.get("name"), var.get("value"))
+                else {
+                    continue;
+                };
+                out.refs.push(env_ref(k, kat.clone(), v, vat.clone(), span));
+            }
+        }
+    }
+}

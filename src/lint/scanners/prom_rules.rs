@@ -1,0 +1,40 @@
+//! Prometheus rule files (alerting and recording rules): each rule's
+//! `expr:` is a PromQL query, read by the PromQL scanner; a query that does
+//! not parse is a note naming its line, and its metric names are still
+//! checked.
+
+use super::promql;
+use super::yaml::Node;
+use super::{Scan, ScanCtx};
+use crate::lint::span::Span;
+
+/// True when a document holds rule groups.
+pub fn is_rule_file(doc: &Node) -> bool {
+    doc.get("groups").is_some_and(|g| matches!(g, Node::Seq { .. }))
+}
+
+pub fn scan(
+    docs: &[Node],
+    text: &str,
+    line_of: &dyn Fn(usize) -> usize,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) {
+    for doc in docs {
+        for group in doc.get("groups").map(Node::items).unwrap_or_default() {
+            for rule in group.get("rules").map(Node::items).unwrap_or_default() {
+                let Some(Node::Scalar { text: expr, at }) = rule.get("expr") else { continue };
+                if let Err(why) = promql::scan(expr, at.clone(), text, span, ctx, out) {
+                    out.notes.push(format!("line {}: this PromQL query does not parse ({why})", line_of(at.start)));
+                    let base = at.start;
+                    ctx.metrics.scan(
+                        text.get(at.clone()).unwrap_or(""),
+                        &|s, e| span(base + s, base + e),
+                        &mut out.refs,
+                    );
+                }
+            }
+        }
+    }
+}

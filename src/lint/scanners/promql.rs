@@ -1,0 +1,230 @@
+//! PromQL: a query read with a PromQL parser (promql-parser), each metric
+//! selector reported with how the query uses it — the function it is handed
+//! to, whether `histogram_quantile` reads it, the labels it matches on — so
+//! that the rules can judge it against the metric's type and labels. The
+//! parser keeps no places, so each name is found in the query's text in
+//! order.
+
+use promql_parser::label::MatchOp;
+use promql_parser::parser::{self, Expr};
+
+use super::{Scan, ScanCtx};
+use crate::lint::refs::{Ref, Usage};
+use crate::lint::span::Span;
+
+/// Deepest nesting read; the parser and its tree recurse per level.
+const MAX_DEPTH: usize = 128;
+
+/// Functions over a range vector that a histogram quantile reads through.
+const RANGE_FUNCTIONS: &[&str] =
+    &["rate", "irate", "increase", "delta", "idelta", "deriv", "sum_over_time", "avg_over_time", "max_over_time"];
+
+/// Why a query could not be read, for a note.
+pub type QueryError = String;
+
+/// Reads one query; `at` is where its text starts in the file (its places
+/// are searched in `file[at..at + query.len()]` when the file holds it as
+/// written, else in `raw`, the file's text of the value holding the query).
+pub fn scan(
+    query: &str,
+    raw: std::ops::Range<usize>,
+    file: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) -> Result<(), QueryError> {
+    let depth = query.bytes().fold((0usize, 0usize), |(d, max), b| match b {
+        b'(' | b'{' | b'[' => (d + 1, max.max(d + 1)),
+        b')' | b'}' | b']' => (d.saturating_sub(1), max),
+        _ => (d, max),
+    });
+    if depth.1 > MAX_DEPTH {
+        return Err(format!("nested deeper than {MAX_DEPTH} levels: not read"));
+    }
+    // The parser is another crate's: a panic in it is a refusal here.
+    let parsed = std::panic::catch_unwind(|| parser::parse(query))
+        .map_err(|_| "the PromQL parser failed on this query".to_string())?;
+    let expr = parsed.map_err(|e| e.to_string())?;
+    let mut found = Vec::new();
+    selectors(&expr, &mut found);
+    let raw_text = file.get(raw.clone()).unwrap_or("");
+    let mut cursor = 0;
+    for sel in found {
+        if !ctx.metrics.is_metric_name(&sel.name) {
+            continue;
+        }
+        // The name's place: next in the raw text, else its first occurrence.
+        let rel = raw_text[cursor.min(raw_text.len())..]
+            .find(&sel.name)
+            .map(|i| i + cursor)
+            .or_else(|| raw_text.find(&sel.name));
+        let start = rel.map_or(raw.start, |r| raw.start + r);
+        let end = rel.map_or(raw.start, |r| raw.start + r + sel.name.len());
+        if let Some(r) = rel {
+            cursor = r + sel.name.len();
+        }
+        // Each label matcher's place: after the name, in its braces.
+        let labels = sel
+            .labels
+            .iter()
+            .map(|l| {
+                let from = end - raw.start;
+                let rel = raw_text.get(from..).and_then(|t| find_label(t, l)).map(|i| i + from);
+                let s = rel.map_or(start, |r| raw.start + r);
+                (l.clone(), span(s, s + l.len()))
+            })
+            .collect();
+        let usage = Usage { func: sel.func, quantile: sel.quantile, labels };
+        out.refs.push(Ref::Metric {
+            name: sel.name,
+            span: span(start, end),
+            pattern: sel.pattern,
+            usage: Some(Box::new(usage)),
+        });
+    }
+    Ok(())
+}
+
+/// Where a label name stands as a matcher (`name=`, `name!=`, `name=~`) in `text`.
+fn find_label(text: &str, label: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(label) {
+        let at = from + i;
+        let before = text[..at].chars().next_back();
+        let after = text[at + label.len()..].trim_start();
+        if before.is_none_or(|c| c == '{' || c == ',' || c.is_whitespace())
+            && (after.starts_with('=') || after.starts_with("!="))
+        {
+            return Some(at);
+        }
+        from = at + label.len();
+    }
+    None
+}
+
+/// A selector and how the query uses it.
+struct Selector {
+    name: String,
+    pattern: bool,
+    func: Option<String>,
+    quantile: bool,
+    labels: Vec<String>,
+}
+
+/// Every selector of `expr`, in the order they are written, walked with a
+/// stack of its own. `func` is the call a node is a direct argument of;
+/// `quantile` whether a `histogram_quantile` reads through to it.
+fn selectors(expr: &Expr, out: &mut Vec<Selector>) {
+    let mut stack: Vec<(&Expr, Option<String>, bool)> = vec![(expr, None, false)];
+    while let Some((e, func, quantile)) = stack.pop() {
+        match e {
+            Expr::VectorSelector(vs) => out.push(selector(vs, func, quantile)),
+            Expr::MatrixSelector(ms) => out.push(selector(&ms.vs, func, quantile)),
+            Expr::Call(call) => {
+                let name = call.func.name.to_string();
+                let reads_quantile = name == "histogram_quantile";
+                let through = quantile && RANGE_FUNCTIONS.contains(&name.as_str());
+                for (i, arg) in call.args.args.iter().enumerate().rev() {
+                    // histogram_quantile(φ, v): v is what it reads.
+                    let q = (reads_quantile && i == 1) || through;
+                    stack.push((arg, Some(name.clone()), q));
+                }
+            }
+            Expr::Aggregate(a) => {
+                // sum by (le) (rate(x_bucket[5m])) still feeds a quantile.
+                stack.push((&a.expr, None, quantile));
+                if let Some(p) = &a.param {
+                    stack.push((p, None, false));
+                }
+            }
+            Expr::Binary(b) => {
+                stack.push((&b.rhs, None, false));
+                stack.push((&b.lhs, None, false));
+            }
+            Expr::Paren(p) => stack.push((&p.expr, func, quantile)),
+            Expr::Unary(u) => stack.push((&u.expr, None, false)),
+            Expr::Subquery(s) => stack.push((&s.expr, func, quantile)),
+            Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::Extension(_) => {}
+        }
+    }
+}
+
+fn selector(vs: &parser::VectorSelector, func: Option<String>, quantile: bool) -> Selector {
+    let mut name = vs.name.clone().unwrap_or_default();
+    let mut pattern = false;
+    let mut labels = Vec::new();
+    for m in &vs.matchers.matchers {
+        if m.name == "__name__" {
+            match &m.op {
+                MatchOp::Equal => name = m.value.clone(),
+                MatchOp::Re(_) => {
+                    name = m.value.clone();
+                    pattern = true;
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if !labels.contains(&m.name) {
+            labels.push(m.name.clone());
+        }
+    }
+    Selector { name, pattern, func, quantile, labels }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// name, function, under a quantile, labels, column.
+    type Seen = (String, Option<String>, bool, Vec<String>, usize);
+
+    fn read(q: &str) -> Vec<Seen> {
+        let mut out = Scan::default();
+        crate::lint::scanners::test_ctx(|ctx| {
+            scan(q, 0..q.len(), q, &|s, _| Span { col: s, ..Span::default() }, ctx, &mut out)
+        })
+        .expect("parses");
+        out.refs
+            .into_iter()
+            .filter_map(|r| match r {
+                Ref::Metric { name, usage: Some(u), span, .. } => {
+                    Some((name, u.func, u.quantile, u.labels.into_iter().map(|l| l.0).collect(), span.col))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn selectors_with_their_use_and_place() {
+        let q = "histogram_quantile(0.9, sum by (le) (rate(vllm:time_to_first_token_seconds_bucket{job=\"a\"}[5m]))) / rate(radiance:engine_steps_total[1m]) + up";
+        let found = read(q);
+        assert_eq!(
+            found,
+            [
+                ("vllm:time_to_first_token_seconds_bucket".into(), Some("rate".into()), true, vec!["job".into()], 42),
+                (
+                    "radiance:engine_steps_total".into(),
+                    Some("rate".into()),
+                    false,
+                    vec![],
+                    q.find("radiance:").unwrap_or(0)
+                ),
+            ]
+        );
+        let gauge = read("increase(vllm:num_requests_running[5m]) + vllm:num_requests_running");
+        assert_eq!(gauge[0].1.as_deref(), Some("increase"));
+        assert_eq!((gauge[1].1.as_deref(), gauge[1].4), (None, 42), "the second occurrence is found in order");
+    }
+
+    #[test]
+    fn unreadable_queries_are_refused_not_panics() {
+        crate::lint::scanners::test_ctx(|ctx| {
+            for q in ["rate(x[5m]", "sum(", &format!("{}1{}", "(".repeat(500), ")".repeat(500)), "", "{}"] {
+                let mut out = Scan::default();
+                assert!(scan(q, 0..q.len(), q, &|_, _| Span::default(), ctx, &mut out).is_err(), "{q:.40}");
+            }
+        });
+    }
+}

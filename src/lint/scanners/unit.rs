@@ -1,0 +1,104 @@
+//! The syntax systemd units and Podman Quadlet files share: `[Section]`
+//! headers, `Key=Value` lines, `#` and `;` comments, and a `\` at the end of
+//! a line continuing the value on the next. Values keep their places: a
+//! continuation's backslash and line break become two spaces, so an offset
+//! in a value is an offset in the file.
+
+/// One `Key=Value` of a unit file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub section: String,
+    pub key: String,
+    /// The value, continuations joined (same length as in the file).
+    pub value: String,
+    /// Where the value starts in the file.
+    pub at: usize,
+}
+
+/// Every entry of a unit file, in order.
+pub fn entries(text: &str) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    let mut offset = 0;
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let lead = content.len() - content.trim_start().len();
+        let body = &content[lead..];
+        if body.is_empty() || body.starts_with('#') || body.starts_with(';') {
+            continue;
+        }
+        if let Some(name) = body.strip_prefix('[').and_then(|b| b.strip_suffix(']')) {
+            section = name.trim().to_string();
+            continue;
+        }
+        let Some((key, _)) = body.split_once('=') else { continue };
+        let value_at = start + lead + key.len() + 1;
+        let mut value = content[lead + key.len() + 1..].to_string();
+        // `\` at the end of a line: the value goes on (a comment line inside
+        // is skipped, as systemd does).
+        let mut continued = value.trim_end_matches('\r').ends_with('\\');
+        while continued {
+            let Some(next) = lines.next() else { break };
+            offset += next.len();
+            // The backslash, a carriage return and the line break become
+            // spaces (after a skipped comment line, only its line break).
+            if value.trim_end_matches('\r').ends_with('\\') {
+                let cut = value.trim_end_matches('\r').len() - 1;
+                let tail = value.len() - cut;
+                value.truncate(cut);
+                value.push_str(&" ".repeat(tail + 1));
+            } else {
+                value.push(' ');
+            }
+            let next_content = next.strip_suffix('\n').unwrap_or(next);
+            let trimmed = next_content.trim_start();
+            if trimmed.starts_with('#') || trimmed.starts_with(';') {
+                value.push_str(&" ".repeat(next_content.len()));
+                continue;
+            }
+            value.push_str(next_content);
+            continued = next_content.trim_end_matches('\r').ends_with('\\');
+        }
+        out.push(Entry { section: section.clone(), key: key.trim().to_string(), value, at: value_at });
+    }
+    out
+}
+
+/// `KEY=value` assignments of an `Environment=` value, each with the byte
+/// ranges of its key and value in the file.
+pub fn assignments(value: &str, at: usize) -> Vec<(String, std::ops::Range<usize>, String, std::ops::Range<usize>)> {
+    super::shell::split_words(value, at)
+        .into_iter()
+        .filter_map(|item| {
+            let (k, v) = item.text.split_once('=')?;
+            let key_at = item.at.start..item.at.start + k.len();
+            let value_at = key_at.end + 1..item.at.end;
+            Some((k.to_string(), key_at, v.to_string(), value_at))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuations_keep_places() {
+        let text = "[Service]\nExecStart=/bin/radiance \\\n# a comment\n    --port 1 \\\n  --log-level x\nEnvironment=\"A=1\" B=2\n";
+        let e = entries(text);
+        assert_eq!(e.len(), 2);
+        assert_eq!((e[0].section.as_str(), e[0].key.as_str()), ("Service", "ExecStart"));
+        for word in ["--port", "--log-level"] {
+            let at = e[0].value.find(word).expect("joined");
+            assert_eq!(&text[e[0].at + at..e[0].at + at + word.len()], word);
+        }
+        assert_eq!(e[0].value.len(), text.find("\nEnvironment").expect("end") - e[0].at);
+        let a = assignments(&e[1].value, e[1].at);
+        assert_eq!(a.iter().map(|(k, _, v, _)| (k.as_str(), v.as_str())).collect::<Vec<_>>(), [("A", "1"), ("B", "2")]);
+        assert_eq!(&text[a[0].1.clone()], "A");
+        assert_eq!(&text[a[1].3.clone()], "2");
+    }
+}

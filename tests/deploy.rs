@@ -1,0 +1,117 @@
+//! Deployment files and PromQL (issue 13): `fixtures/deploy` holds one folder
+//! per format with planted defects and traps. `expected.txt` lists, by hand,
+//! every finding (`path:line:column CODE`) and every note (`path:line`); the
+//! lint must report exactly those and nothing else.
+
+use std::collections::BTreeSet;
+
+use crate::support::{self, run_in};
+
+struct Expected {
+    findings: BTreeSet<String>,
+    notes: BTreeSet<String>,
+}
+
+fn expected() -> Expected {
+    let text = std::fs::read_to_string(support::fixtures().join("deploy/expected.txt")).expect("expected.txt");
+    let (findings, notes) = text.split_once("# notes\n").expect("expected.txt has a `# notes` section");
+    let lines = |s: &str| s.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect();
+    Expected { findings: lines(findings), notes: lines(notes) }
+}
+
+/// `path:line:col: CODE message` → `path:line:col CODE`.
+fn finding_key(line: &str) -> String {
+    let (place, rest) = line.split_once(": ").unwrap_or((line, ""));
+    let code = rest.split_whitespace().next().unwrap_or("");
+    format!("{place} {code}")
+}
+
+#[test]
+fn every_planted_defect_is_found_and_nothing_else() {
+    let dir = support::fixtures().join("deploy");
+    let want = expected();
+    // Seven formats, each with defects: the hand count is 47 findings.
+    assert_eq!(want.findings.len(), 47, "expected.txt changed: recount by hand");
+    let r = run_in(&dir, &["lint", "--format", "short", "."]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let got: BTreeSet<String> = r.stdout.lines().map(finding_key).collect();
+    assert_eq!(r.stdout.lines().count(), got.len(), "a finding reported twice:\n{}", r.stdout);
+    let missing: Vec<_> = want.findings.difference(&got).collect();
+    let extra: Vec<_> = got.difference(&want.findings).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "missing: {missing:#?}\nnot expected: {extra:#?}\n{}", r.stdout);
+    for folder in ["systemd", "quadlet", "compose", "kubernetes", "dockerfile", "helm", "promql"] {
+        assert!(got.iter().any(|f| f.starts_with(&format!("{folder}/"))), "{folder}: no finding");
+    }
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_a_note_naming_its_line() {
+    let dir = support::fixtures().join("deploy");
+    let want = expected();
+    let r = run_in(&dir, &["lint", "--format", "short", "."]);
+    let notes: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(notes.len(), want.notes.len(), "{}", r.stderr);
+    for n in &want.notes {
+        let (path, line) = n.rsplit_once(':').expect("path:line");
+        let prefix = format!("warning: {path}: line {line}: ");
+        assert!(notes.iter().any(|l| l.starts_with(&prefix)), "no note {prefix}…\n{}", r.stderr);
+    }
+    // YAML that does not parse says so; a PromQL block that does not parse says so.
+    assert!(r.stderr.contains("kubernetes/broken.yaml: line 15: not read, the YAML does not parse ("), "{}", r.stderr);
+    assert!(r.stderr.contains("promql/runbook.md: line 84: this PromQL query does not parse ("), "{}", r.stderr);
+}
+
+#[test]
+fn one_file_alone_is_judged_as_in_its_folder() {
+    // A Quadlet file pins its own version by its Image= line: alone, it is
+    // still judged against 1.0.13 (keep-all is not a member there).
+    let dir = support::fixtures().join("deploy/quadlet");
+    let r = run_in(&dir, &["lint", "--format", "short", "radiance-legacy.container"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let got: Vec<String> = r.stdout.lines().map(finding_key).collect();
+    let want: Vec<String> = expected()
+        .findings
+        .iter()
+        .filter_map(|f| f.strip_prefix("quadlet/"))
+        .filter(|f| f.starts_with("radiance-legacy.container:"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(want.len(), 3);
+    assert_eq!(got, want);
+}
+
+const VALUES: &str = "image:\n  repository: ghcr.io/acme/radiance\n  tag: \"1.8.1\"\nengine:\n  args:\n    - --checkpoint-policy\n    - floor\n";
+
+#[test]
+fn helm_args_names_the_key_that_holds_the_extra_args() {
+    // Under a key knobs does not know, the list is the chart's business...
+    let t = support::tree(&[("chart/values.yaml", VALUES.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    // ...until knobs.toml names it.
+    let t = support::tree(&[
+        ("chart/values.yaml", VALUES.as_bytes()),
+        ("knobs.toml", "[lint]\nhelm_args = [\"engine.args\"]\n".as_bytes()),
+    ]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().map(finding_key).collect::<Vec<_>>(), ["chart/values.yaml:7:7 KNB002"]);
+}
+
+#[test]
+fn target_labels_are_the_labels_a_scrape_adds() {
+    let md = "```promql\nsum(rate(radiance:prefix_hit_cut_tokens_total{reason=\"budget\", cluster=\"eu\"}[5m]))\n```\n";
+    // `cluster` is neither registered (the metric has `reason`) nor a default target label.
+    let t = support::tree(&[("panel.md", md.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().map(finding_key).collect::<Vec<_>>(), ["panel.md:2:64 KNB015"]);
+    assert!(r.stdout.contains("`cluster` is not a label of `radiance:prefix_hit_cut_tokens_total`"), "{}", r.stdout);
+    // Named in knobs.toml, it is allowed.
+    let t = support::tree(&[
+        ("panel.md", md.as_bytes()),
+        ("knobs.toml", "[lint]\ntarget_labels = [\"cluster\", \"job\"]\n".as_bytes()),
+    ]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+}
