@@ -39,7 +39,7 @@ pub fn scan(
         _ => (d, max),
     });
     if depth.1 > MAX_DEPTH {
-        return Err(format!("nested deeper than {MAX_DEPTH} levels: not read"));
+        return Err(format!("nested deeper than {MAX_DEPTH} levels"));
     }
     // The parser is another crate's: a panic in it is a refusal here.
     let parsed = std::panic::catch_unwind(|| parser::parse(query))
