@@ -16,3 +16,4 @@ mod project;
 mod reliability;
 mod rules;
 mod sync;
+mod verify;

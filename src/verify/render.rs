@@ -67,8 +67,9 @@ pub fn human(v: &Verification) -> String {
     if !v.knobs.is_empty() {
         let _ = writeln!(s, "\nknobs");
     }
+    let width = v.knobs.iter().map(|k| k.flag.len()).max().unwrap_or(0);
     for k in &v.knobs {
-        let _ = writeln!(s, "  {}  {}", k.flag, k.status.as_str());
+        let _ = writeln!(s, "  {:<width$}  {}", k.flag, k.status.as_str());
         let _ = writeln!(s, "    {}", k.why);
         for r in &k.meters {
             let value = r.value.map_or("absent".to_string(), num);
