@@ -229,6 +229,10 @@ mod tests {
         assert_eq!(e.family("a_total"), "a_total");
         assert_eq!(e.family("g_count"), "g_count", "not declared a histogram");
         assert!(e.samples[5].value.is_nan());
+        // Trailing comma, CRLF, an exemplar, +Inf, free comments and # EOF are all valid.
+        let e = parse("# a comment\r\na{x=\"1\",} +Inf\r\nb 1 # {trace=\"t\"} 1\n# EOF\n").expect("valid");
+        assert_eq!(e.samples.len(), 2);
+        assert_eq!(e.samples[0].value, f64::INFINITY);
     }
 
     #[test]
@@ -244,6 +248,18 @@ mod tests {
             ("# TYPE a counter\n# TYPE a counter\n", 2, "a second `# TYPE` line for `a`"),
             ("a 1 2 3\n", 1, "`3` follows the timestamp of `a`"),
             ("a inf\n", 1, "the value `inf` of `a` is not a number"),
+            ("# TYPE\n", 1, "`# TYPE` names no metric"),
+            ("# TYPE a\n", 1, "`# TYPE a` gives no type"),
+            ("# TYPE a gauge extra\n", 1, "`# TYPE a gauge` has words after the type"),
+            ("# HELP\n", 1, "`# HELP` names no metric"),
+            ("# HELP a-b text\n", 1, "`a-b` is not a metric name"),
+            ("{x=\"1\"} 2\n", 1, "a sample line starts with no metric name"),
+            ("a{x} 2\n", 1, "a label has no `=`"),
+            ("a{x-y=\"1\"} 2\n", 1, "`x-y` is not a label name"),
+            ("a{x=\"\\t\"} 2\n", 1, "`\\t` is not an escape in a label value"),
+            ("a{x=\"1\\", 1, "the value of label `x` is never closed (no `\"`)"),
+            ("a{x=\"1\" y=\"2\"} 2\n", 1, "labels must be separated by `,` and closed by `}`"),
+            ("a 1 soon\n", 1, "`soon` after the value of `a` is not a timestamp"),
         ];
         for (text, line, message) in cases {
             let e = parse(text).expect_err(text);
