@@ -488,6 +488,13 @@ fn a_cmdline_turned_into_one_line_is_split_at_spaces() {
     let out = verify(&["--cmdline", &line, "--metrics", &armed, "--knob", "--prefill-interleave"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("  note: no NUL separators: read as words separated by spaces\n"));
+    let tmp2 = support::tree(&[("flags", b"--prefill-interleave\x001\0" as &[u8])]);
+    let flags = tmp2.path().join("flags").display().to_string();
+    let out = verify(&["--cmdline", &flags, "--metrics", &armed, "--knob", "--prefill-interleave"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains(
+        "\nargv\n  note: the argv starts with a flag, not a program: every word is judged as the engine's\n"
+    ));
     let bare = tmp.path().join("bare").display().to_string();
     let out = verify(&["--cmdline", &bare, "--metrics", &armed]);
     assert_eq!(out.code, 0);

@@ -131,6 +131,11 @@ pub fn judge(cmd: &Cmdline, settings: &Settings<'_>, catalog: &Catalog, sem: &Se
     // The program word, and a subcommand where the profile has them.
     let (skip, binary) = match settings.commands.invocation(base, next) {
         Some((crate::catalog::profile::Invocation::Engine { words, .. }, binary)) => (words, binary),
+        // A copy without the program word: every word is an argument.
+        _ if program.starts_with('-') => {
+            notes.push("the argv starts with a flag, not a program: every word is judged as the engine's".into());
+            (0, None)
+        }
         _ => {
             notes.push(format!(
                 "`{base}` is not a command of {} that knobs knows: its arguments are judged as the engine's",
@@ -168,6 +173,8 @@ pub fn judge(cmd: &Cmdline, settings: &Settings<'_>, catalog: &Catalog, sem: &Se
             conditional: sem.flag.get(&f.name).and_then(|s| s.conditional.clone()),
         })
         .collect();
+    // A copy without a program word names none.
+    let program = if skip == 0 { String::new() } else { program };
     ArgvReport { from: cmd.from.clone(), program, notes, given, unset }
 }
 

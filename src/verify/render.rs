@@ -11,7 +11,12 @@ pub fn human(v: &Verification) -> String {
     let mut s = String::new();
     let before = v.before_from.as_deref().map(|b| format!(" (before: {b})")).unwrap_or_default();
     let _ = writeln!(s, "{}: argv from {}, metrics from {}{before}", v.build, v.argv.from, v.metrics_from);
-    let _ = writeln!(s, "\nargv of {}", v.argv.program);
+    match v.argv.program.as_str() {
+        "" => s.push_str("\nargv\n"),
+        program => {
+            let _ = writeln!(s, "\nargv of {program}");
+        }
+    }
     for n in &v.argv.notes {
         let _ = writeln!(s, "  note: {n}");
     }
