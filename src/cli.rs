@@ -197,6 +197,7 @@ pub struct VerifyArgs {
     /// Seconds to wait for each HTTP scrape, connection included
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub timeout: f64,
+    /// Output format (`-q` prints only the verdict in human format)
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
 }

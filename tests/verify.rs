@@ -137,6 +137,22 @@ fn an_armed_endpoint_with_the_flag_in_argv_is_engaged() {
 }
 
 #[test]
+fn quiet_prints_the_verdict_alone() {
+    let url = endpoint();
+    let out = verify(&[
+        "-q",
+        "--cmdline",
+        &argv("armed"),
+        "--metrics",
+        &format!("{url}/armed/metrics"),
+        "--knob",
+        "--prefill-interleave",
+    ]);
+    assert_eq!(out.code, 0);
+    assert_eq!(out.stdout, "verified: the knob is in argv and engaged\n");
+}
+
+#[test]
 fn an_idle_meter_is_not_engaged() {
     let url = endpoint();
     let out = verify(&[

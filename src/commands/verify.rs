@@ -83,6 +83,7 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> 
     let v =
         Verification { build, argv, metrics_from: after.from, before_from: before.map(|(_, from)| from), shape, knobs };
     let text = match args.format {
+        VerifyFormat::Human if io.verbosity < 0 => render::verdict(&v),
         VerifyFormat::Human => render::human(&v),
         VerifyFormat::Json => render::json(&v),
     };

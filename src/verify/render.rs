@@ -83,8 +83,15 @@ pub fn human(v: &Verification) -> String {
             let _ = writeln!(s, "    meter {} = {value}{before}{series}", r.metric);
         }
     }
+    s.push('\n');
+    s.push_str(&verdict(v));
+    s
+}
+
+/// The verdict alone: what `--quiet` prints.
+pub fn verdict(v: &Verification) -> String {
+    let mut s = String::new();
     let failures = v.failures();
-    let _ = writeln!(s);
     if failures.is_empty() {
         let what = match v.knobs.len() {
             0 => "argv and metric shape check out (no --knob named)".to_string(),
