@@ -382,6 +382,26 @@ fn a_labelled_meter_is_summed_over_its_series() {
 }
 
 #[test]
+fn histogram_series_map_to_their_family_with_or_without_type_lines() {
+    // The armed scrape without any comment line: `_bucket`/`_sum`/`_count`
+    // series are still the catalogue's histograms, and nothing is extra.
+    let bare: String =
+        text("metrics/armed-v1.8.1.prom").lines().filter(|l| !l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    let url = serve(vec![("/metrics", 200, bare)]);
+    let out = verify(&[
+        "--cmdline",
+        &argv("armed"),
+        "--metrics",
+        &format!("{url}/metrics"),
+        "--knob",
+        "--prefill-interleave",
+    ]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("looks like v1.8.1 (the pinned build): 21 of 21 catalogued names exported"));
+    assert!(!out.stdout.contains("not in the catalogue"));
+}
+
+#[test]
 fn a_knob_of_another_version_or_no_flag_at_all() {
     let url = endpoint();
     let metrics = format!("{url}/armed/metrics");
