@@ -51,6 +51,9 @@ pub enum Command {
     /// Show or compare catalogues.
     #[command(subcommand)]
     Catalog(CatalogCommand),
+    /// Prove a knob engaged on a live endpoint: its flag in the engine's argv
+    /// with a valid value, its meter off zero, and the scrape the pinned build's shape.
+    Verify(VerifyArgs),
     /// Manage the git pre-commit hook.
     #[command(subcommand)]
     Hook(HookCommand),
@@ -157,6 +160,46 @@ pub struct ExplainArgs {
     /// Also read catalogues and `<engine>/semantics.toml` from this folder (it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyFormat {
+    Human,
+    Json,
+}
+
+/// `knobs verify --cmdline PID --metrics URL --knob FLAG`: exit 0 when every
+/// named knob is in argv with a valid value and engaged (and argv and the
+/// metric shape check out), 1 when not, 2 when an input cannot be read.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 verified, 1 a knob absent, invalid or not engaged (or argv or the metric shape wrong), 2 an input that cannot be read."
+)]
+pub struct VerifyArgs {
+    /// The engine's argv: a PID (reads /proc/PID/cmdline) or a file holding a copy of one (NUL-separated)
+    #[arg(long, value_name = "FILE|PID")]
+    pub cmdline: String,
+    /// The engine's metrics: a URL to GET (http; e.g. http://127.0.0.1:8000/metrics) or a file saved from one
+    #[arg(long, value_name = "URL|FILE")]
+    pub metrics: String,
+    /// An earlier scrape: a knob is then engaged when its meter moved between the two, not merely above zero
+    #[arg(long, value_name = "URL|FILE")]
+    pub metrics_before: Option<String>,
+    /// A knob to prove engaged, repeatable: `--knob --prefill-interleave`, `--knob prefill-interleave` or its env key
+    #[arg(long, value_name = "FLAG", allow_hyphen_values = true)]
+    pub knob: Vec<String>,
+    /// Judge against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
+    #[arg(long = "version", value_name = "TAG")]
+    pub version: Option<String>,
+    /// Also read catalogues and `<engine>/semantics.toml` from this folder (it wins for the same tag)
+    #[arg(long, value_name = "DIR")]
+    pub catalog_dir: Option<PathBuf>,
+    /// Seconds to wait for each HTTP scrape, connection included
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub timeout: f64,
+    /// Output format (`-q` prints only the verdict in human format)
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
+    pub format: VerifyFormat,
 }
 
 #[derive(Debug, Args)]

@@ -125,30 +125,7 @@ pub fn explain(
     if let Some(name) = prefixed {
         return explain_metric(&name, catalog, all, sem, profile, &build).map(|m| Subject::Metric(Box::new(m)));
     }
-    let by_env = |subject: &str| {
-        // A key the project's serve scripts read wins over the convention.
-        if let Some((_, flag, _)) = project.env_keys.iter().find(|(k, _, _)| k == subject) {
-            return Some(flag.clone());
-        }
-        env_target(subject, catalog, profile, &Default::default())
-            .or_else(|| all.iter().rev().find_map(|c| env_target(subject, c, profile, &Default::default())))
-            .map(|t| t.flag.name.clone())
-    };
-    let name = if subject.starts_with('-') {
-        subject.to_string()
-    } else if subject.chars().any(|c| c.is_ascii_uppercase()) {
-        by_env(subject).unwrap_or_else(|| format!("--{subject}"))
-    } else {
-        format!("--{subject}")
-    };
-    let single = format!("-{}", name.trim_start_matches('-'));
-    fn lookup<'c>(c: &'c Catalog, profile: &Profile, name: &str, single: &str) -> Option<&'c Flag> {
-        crate::catalog::query::flag(c, profile, name).or_else(|| c.flag(single))
-    }
-    let found = lookup(catalog, profile, &name, &single)
-        .map(|f| (f, catalog))
-        .or_else(|| all.iter().rev().find_map(|c| lookup(c, profile, &name, &single).map(|f| (f, c))));
-    match found {
+    match resolve_flag(subject, catalog, all, profile, project) {
         Some((flag, from)) => {
             let mut e = explain_flag(flag, from, catalog, all, sem, profile, &build);
             e.read_by = project
@@ -169,6 +146,49 @@ pub fn explain(
         }
         None => Err(unknown(subject, catalog, profile, &build)),
     }
+}
+
+/// The flag a subject names — `--prefill-interleave`, `prefill-interleave`,
+/// an env key (`PREFILL_INTERLEAVE`, a key the project's serve scripts read)
+/// — in the pinned build, else in the newest catalogued version that has
+/// it, with the catalogue it was found in. Explain and verify read names
+/// the same way.
+pub fn resolve_flag<'c>(
+    subject: &str,
+    catalog: &'c Catalog,
+    all: &'c [Catalog],
+    profile: &Profile,
+    project: &Project,
+) -> Option<(&'c Flag, &'c Catalog)> {
+    let by_env = |subject: &str| {
+        // A key the project's serve scripts read wins over the convention.
+        if let Some((_, flag, _)) = project.env_keys.iter().find(|(k, _, _)| k == subject) {
+            return Some(flag.clone());
+        }
+        env_target(subject, catalog, profile, &Default::default())
+            .or_else(|| all.iter().rev().find_map(|c| env_target(subject, c, profile, &Default::default())))
+            .map(|t| t.flag.name.clone())
+    };
+    let name = if subject.starts_with('-') {
+        subject.to_string()
+    } else if subject.chars().any(|c| c.is_ascii_uppercase()) {
+        by_env(subject).unwrap_or_else(|| format!("--{subject}"))
+    } else {
+        format!("--{subject}")
+    };
+    let single = format!("-{}", name.trim_start_matches('-'));
+    fn lookup<'c>(c: &'c Catalog, profile: &Profile, name: &str, single: &str) -> Option<&'c Flag> {
+        crate::catalog::query::flag(c, profile, name).or_else(|| c.flag(single))
+    }
+    lookup(catalog, profile, &name, &single)
+        .map(|f| (f, catalog))
+        .or_else(|| all.iter().rev().find_map(|c| lookup(c, profile, &name, &single).map(|f| (f, c))))
+}
+
+/// The error for a subject that names nothing, with its nearest names.
+pub fn unknown_subject(subject: &str, catalog: &Catalog, profile: &Profile) -> Unknown {
+    let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
+    unknown(subject, catalog, profile, &build)
 }
 
 fn unknown(subject: &str, catalog: &Catalog, profile: &Profile, build: &str) -> Unknown {

@@ -15,6 +15,7 @@ pub mod lint;
 pub mod report;
 pub mod source;
 mod syntax;
+pub mod verify;
 pub mod walk;
 
 use std::ffi::OsString;
@@ -118,6 +119,7 @@ fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
         cli::Command::Flags(a) => commands::explain::flags(a, &cfg, io),
         cli::Command::Rules => commands::explain::rules(io),
         cli::Command::Sync(a) => commands::sync::run(a, &cfg, io),
+        cli::Command::Verify(a) => commands::verify::run(a, &cfg, io),
         cli::Command::Hook(cli::HookCommand::Install { force }) => commands::hook::install(*force, io),
         cli::Command::Hook(cli::HookCommand::Uninstall) => commands::hook::uninstall(io),
         cli::Command::Catalog(cli::CatalogCommand::Check(a)) => commands::catalog::check(a, &cfg, io),

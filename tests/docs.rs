@@ -50,7 +50,7 @@ fn words(cmd: &str) -> Vec<String> {
 #[test]
 fn documented_commands_parse() {
     let mut seen = 0;
-    for doc in ["README.md", "docs/ci.md"] {
+    for doc in ["README.md", "docs/ci.md", "docs/verify.md"] {
         for cmd in commands(doc) {
             // Placeholders such as [PATH...] and URL|PATH stand for values.
             let cmd = cmd.replace("[PATH...]", ".").replace("URL|PATH", "repo").replace("[TAG]", "v1.8.1");

@@ -17,3 +17,4 @@ mod project;
 mod reliability;
 mod rules;
 mod sync;
+mod verify;

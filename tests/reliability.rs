@@ -39,7 +39,8 @@ fn hostile_deployment_files_are_notes_not_crashes() {
         deep_indent.push_str(&format!("{}k{i}:\n", " ".repeat(2 * i + 2)));
     }
     let parens = format!("```promql\n{}radiance:engine_steps_total{}\n```\n", "(".repeat(10_000), ")".repeat(10_000));
-    let garbage: Vec<u8> = (0..20_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).map(|b| b.max(1)).collect();
+    let garbage: Vec<u8> =
+        (0..20_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).map(|b| b.max(1)).collect();
     let t = tree(&[
         ("compose.yaml", deep_flow.as_bytes()),
         ("alerts.rules.yaml", deep_indent.as_bytes()),
@@ -49,17 +50,35 @@ fn hostile_deployment_files_are_notes_not_crashes() {
         ("Dockerfile", &garbage),
         ("k8s/values.yaml", &garbage),
         // A valid file beside them is still judged.
-        ("ok/compose.yaml", b"services:\n  e:\n    image: radiance:1.8.1\n    command: [\"--checkpoint-policy\", \"floor\"]\n"),
+        (
+            "ok/compose.yaml",
+            b"services:\n  e:\n    image: radiance:1.8.1\n    command: [\"--checkpoint-policy\", \"floor\"]\n",
+        ),
     ]);
     let r = run_in(t.path(), &["lint", "--format", "short"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(short(&r.stdout), ["ok/compose.yaml:4:39: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
-    assert!(r.stderr.contains("warning: compose.yaml: line 3: not read, the YAML does not parse (nested deeper than 256 levels"), "{}", r.stderr);
-    assert!(r.stderr.contains("warning: alerts.rules.yaml: line 258: not read, the YAML does not parse (nested deeper than 256 levels)"), "{}", r.stderr);
-    assert!(r.stderr.contains("warning: panel.md: line 2: this PromQL query does not parse (nested deeper than 128 levels"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: compose.yaml: line 3: not read, the YAML does not parse (nested deeper than 256 levels"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(
+            "warning: alerts.rules.yaml: line 258: not read, the YAML does not parse (nested deeper than 256 levels)"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("warning: panel.md: line 2: this PromQL query does not parse (nested deeper than 128 levels"),
+        "{}",
+        r.stderr
+    );
     assert!(!r.stderr.contains("knobs failed"), "{}", r.stderr);
 }
-
 
 #[test]
 fn a_hundred_thousand_quote_markers_render_without_panic() {

@@ -56,7 +56,12 @@ pub fn rules(io: &mut Io<'_>) -> Result<Outcome> {
 /// The env keys the project's serve scripts read (`--max-num-seqs
 /// "${MAX_SEQS:-2}"`), from the folder holding knobs.toml, else the working
 /// directory: what a key means in this project, and which key a rollback uses.
-fn project(cfg: &Config, e: &super::Engine, catalog: &crate::catalog::model::Catalog, io: &Io<'_>) -> explain::Project {
+pub(crate) fn project(
+    cfg: &Config,
+    e: &super::Engine,
+    catalog: &crate::catalog::model::Catalog,
+    io: &Io<'_>,
+) -> explain::Project {
     use crate::lint::{scan, Disk, Settings, Source};
     use crate::walk::FileKind;
     let root = cfg.dir().unwrap_or_else(|| io.cwd.clone());

@@ -7,6 +7,7 @@ pub mod hook;
 pub mod lint;
 pub mod meta;
 pub mod sync;
+pub mod verify;
 
 use std::io::Write;
 use std::path::PathBuf;
