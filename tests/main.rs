@@ -8,6 +8,7 @@ mod deploy;
 mod docs;
 mod expected;
 mod explain;
+mod fuzz_regressions;
 mod gate;
 mod hostile;
 mod idioms;
