@@ -115,3 +115,49 @@ fn target_labels_are_the_labels_a_scrape_adds() {
     let r = run_in(t.path(), &["lint", "--format", "short"]);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
 }
+
+#[test]
+fn each_service_and_container_is_judged_against_its_own_image() {
+    let compose = "services:
+  old:
+    image: ghcr.io/x/radiance:1.0.13
+    command: [\"--prefill-chunk\", \"512\", \"--checkpoint-policy\", \"keep-all\"]
+  new:
+    image: ghcr.io/x/radiance:1.8.1
+    command: [\"--busy-prefill-chunk\", \"512\", \"--checkpoint-policy\", \"keep-all\", \"--swap-space\", \"4\"]
+  web:
+    image: nginx:1.27
+    environment:
+      - CHECKPOINT_POLICY=floor
+  exporter:
+    image: ghcr.io/x/radiance:1.8.1
+    entrypoint: [\"/usr/local/bin/radiance-export\"]
+    command: [\"--listen\", \":9100\"]
+";
+    let pod = "apiVersion: v1
+kind: Pod
+metadata: {name: two}
+spec:
+  containers:
+    - name: old
+      image: ghcr.io/x/radiance:1.0.13
+      args: [\"--prefill-chunk\", \"512\", \"--checkpoint-policy\", \"keep-all\"]
+    - name: new
+      image: ghcr.io/x/radiance:1.8.1
+      args: [\"--busy-prefill-chunk\", \"512\"]
+    - name: proxy
+      image: envoyproxy/envoy:v1.31
+      env:
+        - {name: CHECKPOINT_POLICY, value: floor}
+";
+    let t = support::tree(&[("compose.yaml", compose.as_bytes()), ("pod.yaml", pod.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // keep-all is not a 1.0.13 member; --swap-space is gone in 1.8.1. The
+    // 1.8.1 service's --busy-prefill-chunk and keep-all are fine; nginx's and
+    // envoy's env and the exporter (its own entrypoint) are not the engine.
+    assert_eq!(
+        r.stdout.lines().map(finding_key).collect::<Vec<_>>(),
+        ["compose.yaml:4:65 KNB002", "compose.yaml:7:82 KNB007", "pod.yaml:8:64 KNB002"]
+    );
+}

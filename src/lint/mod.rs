@@ -310,42 +310,92 @@ pub fn lint_file(
     let text = text.text;
     let mut scan = scanned.unwrap_or_else(|| scan(&text, kind, settings, catalog));
     // A deployment file's own engine image pins the version its argv is
-    // judged against (a pin with no catalogue: a note, and the folder's).
+    // judged against (a pin with no catalogue: a note, and the folder's);
+    // a compose service or a container with its own image, its own.
+    let mut groups: Vec<(&Catalog, Vec<Ref>)> = Vec::new();
     if !matches!(kind, FileKind::Markdown | FileKind::Env | FileKind::Shell) {
-        if let Some((pin, _)) = scan.pins.first().cloned() {
-            match settings.all.iter().find(|c| same_tag(&c.source.tag, &pin)) {
-                Some(pinned) if !std::ptr::eq(pinned, catalog) => {
-                    catalog = pinned;
-                    scan = self::scan(&text, kind, settings, catalog);
-                }
-                Some(_) => {}
-                None => notes.push(format!(
+        let pinned_to = |pin: &str, notes: &mut Vec<String>| match settings
+            .all
+            .iter()
+            .find(|c| same_tag(&c.source.tag, pin))
+        {
+            Some(c) => Some(c),
+            None => {
+                let note = format!(
                     "{shown}: pins {} {pin}, which has no catalogue: judged against {} instead (run `knobs sync --tag {pin}`)",
                     settings.catalog.source.engine, catalog.source.tag
-                )),
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+                None
+            }
+        };
+        if scan.sections.iter().any(|s| s.pin.is_some()) {
+            // Refs outside a pinned section stay with the file's catalogue.
+            let pins: Vec<String> = scan.sections.iter().filter_map(|s| s.pin.clone()).fold(Vec::new(), |mut v, p| {
+                if !v.contains(&p) {
+                    v.push(p);
+                }
+                v
+            });
+            let mut own = std::mem::take(&mut scan.refs);
+            for pin in pins {
+                let Some(c) = pinned_to(&pin, &mut notes).filter(|c| !std::ptr::eq(*c, catalog)) else { continue };
+                // Read again as that version reads it (which flags take values).
+                let from = self::scan(&text, kind, settings, c);
+                let refs: Vec<Ref> = (from.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())))
+                    .flat_map(|s| from.refs.get(s.refs.clone()).unwrap_or_default().iter().cloned())
+                    .collect();
+                groups.push((c, refs));
+                // ...and those refs leave the file's group.
+                let mine: Vec<std::ops::Range<usize>> = scan
+                    .sections
+                    .iter()
+                    .filter(|s| s.pin.as_deref() == Some(pin.as_str()))
+                    .map(|s| s.refs.clone())
+                    .collect();
+                own = own
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !mine.iter().any(|r| r.contains(i)))
+                    .map(|(_, r)| r)
+                    .collect();
+            }
+            scan.refs = own;
+        } else if let Some((pin, _)) = scan.pins.first().cloned() {
+            if let Some(pinned) = pinned_to(&pin, &mut notes).filter(|c| !std::ptr::eq(*c, catalog)) {
+                catalog = pinned;
+                scan = self::scan(&text, kind, settings, catalog);
             }
         }
     }
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
-    let local = rules::Derived::default();
-    let derived = settings.all.iter().position(|c| std::ptr::eq(c, catalog)).map_or(&local, |i| &settings.derived[i]);
-    let ctx = Ctx {
-        profile: settings.profile,
-        catalog,
-        all: settings.all,
-        env_flags: &folder.env_flags,
-        derived,
-        target_labels: &settings.target_labels,
-    };
+    groups.insert(0, (catalog, std::mem::take(&mut scan.refs)));
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     let mut violations: Vec<Violation> = Vec::new();
-    for r in &scan.refs {
-        // Each reference is resolved against the catalogue once, for every rule.
-        let subject = rules::Subject::new(r, &ctx);
-        for rule in &active {
-            (rule.check)(&subject, &ctx, &mut violations);
+    for (catalog, refs) in &groups {
+        let local = rules::Derived::default();
+        let derived =
+            settings.all.iter().position(|c| std::ptr::eq(c, *catalog)).map_or(&local, |i| &settings.derived[i]);
+        let ctx = Ctx {
+            profile: settings.profile,
+            catalog,
+            all: settings.all,
+            env_flags: &folder.env_flags,
+            derived,
+            target_labels: &settings.target_labels,
+        };
+        for r in refs {
+            // Each reference is resolved against the catalogue once, for every rule.
+            let subject = rules::Subject::new(r, &ctx);
+            for rule in &active {
+                (rule.check)(&subject, &ctx, &mut violations);
+            }
         }
     }
+    // The version a file is said to be judged against: its first pin's.
+    let catalog = groups.iter().find(|(_, refs)| !refs.is_empty()).map_or(catalog, |(c, _)| *c);
     let file_off = suppress::file_directive(&text);
     let violations = apply_suppressions(violations, &scan.suppressions);
     let mut findings: Vec<Finding> = violations

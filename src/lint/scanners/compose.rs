@@ -4,9 +4,9 @@
 //! `environment:` (a list of `KEY=value` or a map) holds env knobs. Services
 //! of other images keep their commands to themselves.
 
-use super::shell::{scan_items, split_words, Item};
+use super::shell::{runs_engine, scan_items, split_words, Item};
 use super::yaml::Node;
-use super::{env_ref, pin_image, Scan, ScanCtx};
+use super::{env_ref, pin_image, section, Scan, ScanCtx};
 use crate::lint::span::Span;
 
 /// A command given as a list or as one string, as items.
@@ -50,19 +50,27 @@ pub fn scan(docs: &[Node], text: &str, span: &dyn Fn(usize, usize) -> Span, ctx:
     for doc in docs {
         let Some(services) = doc.get("services") else { continue };
         for (_, _, service) in services.entries() {
-            let image = service.get("image").and_then(|i| match i {
-                Node::Scalar { text, at } => Some((text.as_str(), at.clone())),
-                _ => None,
+            // Each service pins its own version.
+            section(out, |out| {
+                let image = service.get("image").and_then(|i| match i {
+                    Node::Scalar { text, at } => Some((text.as_str(), at.clone())),
+                    _ => None,
+                });
+                if let Some((i, at)) = &image {
+                    pin_image(i, at.clone(), ctx, span, out);
+                }
+                // An `entrypoint:` replaces the image's: the image no longer
+                // says what runs.
+                let entrypoint = service.get("entrypoint");
+                let image = image.as_ref().map(|(i, _)| *i).filter(|_| entrypoint.is_none());
+                let mut items = entrypoint.map(items_of).unwrap_or_default();
+                items.extend(service.get("command").map(items_of).unwrap_or_default());
+                scan_items(&items, image, text, span, ctx, out);
+                // Its environment is the engine's only when it runs the engine.
+                if let Some(env) = service.get("environment").filter(|_| runs_engine(&items, image, ctx)) {
+                    environment(env, span, out);
+                }
             });
-            if let Some((i, at)) = &image {
-                pin_image(i, at.clone(), ctx, span, out);
-            }
-            let mut items = service.get("entrypoint").map(items_of).unwrap_or_default();
-            items.extend(service.get("command").map(items_of).unwrap_or_default());
-            scan_items(&items, image.as_ref().map(|(i, _)| *i), text, span, ctx, out);
-            if let Some(env) = service.get("environment") {
-                environment(env, span, out);
-            }
         }
     }
 }

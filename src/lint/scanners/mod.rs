@@ -183,6 +183,27 @@ pub struct Scan {
     pub env_flags: Vec<(String, String)>,
     /// Things the user should know about this file that are not findings.
     pub notes: Vec<String>,
+    /// Parts of a file that pin their own version (a compose service, a
+    /// Kubernetes container): the refs they hold (indexes into `refs`) and
+    /// their pin.
+    pub sections: Vec<Section>,
+}
+
+/// A part of a file with its own engine image: its refs are judged against
+/// the version that image pins.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Section {
+    pub refs: std::ops::Range<usize>,
+    pub pin: Option<String>,
+}
+
+/// Scans one service or container: what `body` adds to `out` is a section
+/// with the pin it recorded, if any.
+pub(crate) fn section(out: &mut Scan, body: impl FnOnce(&mut Scan)) {
+    let (refs, pins) = (out.refs.len(), out.pins.len());
+    body(out);
+    let pin = out.pins.get(pins).map(|p| p.0.clone());
+    out.sections.push(Section { refs: refs..out.refs.len(), pin });
 }
 
 /// A scanning context for the default engine, for unit tests.

@@ -377,6 +377,21 @@ pub fn engine_image<'a>(image: &'a str, ctx: &ScanCtx<'_>) -> Option<&'a str> {
     ctx.commands.images().iter().any(|e| e == repo).then_some(tag)
 }
 
+/// True when a container or service runs the engine: its image is the
+/// engine's (and nothing overrides its entrypoint), or its command names the
+/// engine, directly or in a `sh -c` script.
+pub fn runs_engine(items: &[Item], image: Option<&str>, ctx: &ScanCtx<'_>) -> bool {
+    if image.is_some_and(|i| engine_image(i, ctx).is_some()) {
+        return true;
+    }
+    let Some(first) = items.first() else { return false };
+    let name = basename(&first.text);
+    if matches!(name, "sh" | "bash" | "dash" | "zsh" | "ash") {
+        return items.get(2).is_some_and(|script| ctx.commands.mentioned_in(&script.text));
+    }
+    ctx.commands.is_known(name) || items.iter().skip(1).any(|i| ctx.commands.is_known(basename(&i.text)))
+}
+
 /// Judges an argv given as items. `image` is the container image that runs
 /// it, when the format says: an engine image's entrypoint takes the items as
 /// its arguments (unless they name a command themselves). `sh -c SCRIPT`
