@@ -161,3 +161,35 @@ spec:
         ["compose.yaml:4:65 KNB002", "compose.yaml:7:82 KNB007", "pod.yaml:8:64 KNB002"]
     );
 }
+
+#[test]
+fn the_env_file_a_unit_names_is_read_as_an_env_file() {
+    let unit = "[Service]
+EnvironmentFile=-/etc/radiance/engine.conf
+ExecStart=/usr/local/bin/radiance --port 8000
+";
+    let relay = "[Service]
+EnvironmentFile=/etc/radiance/relay.conf
+ExecStart=/usr/local/bin/radiance-relay --port 9901
+";
+    let t = support::tree(&[
+        ("units/radiance.service", unit.as_bytes()),
+        ("units/engine.conf", b"PREFILL_INTERLEAVE=2k\nCHECKPOINT_POLICY=floor\n"),
+        // Another program's unit: its env file is its own.
+        ("units/radiance-relay.service", relay.as_bytes()),
+        ("units/relay.conf", b"CHECKPOINT_POLICY=floor\n"),
+    ]);
+    let r = run_in(t.path(), &["-v", "lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        r.stdout
+            .lines()
+            .filter(|l| !l.starts_with("Found") && l.contains(": KNB"))
+            .map(finding_key)
+            .collect::<Vec<_>>(),
+        ["units/engine.conf:1:20 KNB003", "units/engine.conf:2:19 KNB002"]
+    );
+    // Linted, so not "skipped"; the relay's file is not an env file of the engine's.
+    assert!(!r.stderr.contains("skipped units/engine.conf"), "{}", r.stderr);
+    assert!(r.stderr.contains("skipped units/relay.conf"), "{}", r.stderr);
+}

@@ -236,7 +236,8 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
                 }
             })?;
             let mut report = linter.finish();
-            report.skipped.extend(walked.skipped);
+            // A file a unit names as its env file was linted, not skipped.
+            report.skipped.extend(walked.skipped.into_iter().filter(|s| !report.named_env.contains(&s.path)));
             report.excluded += walked.excluded;
             if args.fix || args.diff {
                 fixed +=

@@ -81,6 +81,8 @@ pub struct FileReport {
     pub tag: String,
     /// Things about this file the user should know that are not findings.
     pub notes: Vec<String>,
+    /// Env files this unit names (`EnvironmentFile=`), beside it.
+    pub env_files: Vec<PathBuf>,
 }
 
 impl FileReport {
@@ -137,6 +139,8 @@ pub struct Report {
     pub excluded: usize,
     /// Things about the run the user should know that are not findings.
     pub notes: Vec<String>,
+    /// Files linted as env files because a unit names them, not by their name.
+    pub named_env: Vec<PathBuf>,
 }
 
 impl Report {
@@ -425,7 +429,15 @@ pub fn lint_file(
         Excerpt::around(&text, &span::LineIndex::new(&text), &findings)
     };
     let text = (settings.keep_text && !findings.is_empty()).then_some(text);
-    FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes }
+    // `EnvironmentFile=/etc/radiance/engine.env`: the file of that name
+    // beside the unit, as a repository keeps it.
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let env_files = (scan.env_files.iter())
+        .filter_map(|f| Path::new(f).file_name())
+        .map(|name| dir.join(name))
+        .filter(|p| p != path)
+        .collect();
+    FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes, env_files }
 }
 
 /// One word (or `--x=v` pair) of a literal argv and what the rules say of it.
@@ -574,6 +586,8 @@ pub struct Linter<'s, 'a> {
     later: std::sync::Mutex<Vec<(usize, PathBuf, FileKind)>>,
     /// Paths linted so far, when the same file may be handed in twice.
     seen: Option<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
+    /// Env files units name (`EnvironmentFile=`), with the unit's order.
+    named_env: std::sync::Mutex<Vec<(usize, PathBuf)>>,
 }
 
 impl<'s, 'a> Linter<'s, 'a> {
@@ -587,6 +601,7 @@ impl<'s, 'a> Linter<'s, 'a> {
             clean: std::sync::atomic::AtomicUsize::new(0),
             failed: std::sync::Mutex::new(Vec::new()),
             seen: None,
+            named_env: std::sync::Mutex::new(Vec::new()),
         }
     }
 
@@ -658,6 +673,14 @@ impl<'s, 'a> Linter<'s, 'a> {
                 reason: format!("knobs failed on it ({what}): a bug, please report it"),
             })
         });
+        // Env files a unit names are linted at the end, once.
+        if let Ok(f) = &result {
+            if !f.env_files.is_empty() {
+                if let Ok(mut named) = self.named_env.lock() {
+                    named.extend(f.env_files.iter().map(|p| (order, p.clone())));
+                }
+            }
+        }
         // A file with nothing to say is counted, not kept.
         if let Ok(f) = &result {
             if !self.settings.keep_clean && f.is_clean(&self.settings.catalog.source.tag) {
@@ -684,6 +707,21 @@ impl<'s, 'a> Linter<'s, 'a> {
         } else {
             later.iter().for_each(lint_later);
         }
+        // A file a unit names as its EnvironmentFile= is an env file. One
+        // whose name already says so was linted as one by the walk; others
+        // (`engine.conf`) are linted here, if they are there.
+        let mut named = std::mem::take(&mut *self.named_env.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        named.sort();
+        named.dedup_by(|a, b| a.1 == b.1);
+        let mut named_env = Vec::new();
+        for (order, rel) in named {
+            if crate::walk::classify(&rel, &self.settings.env_files, b"").is_some() || self.source.read(&rel).is_err() {
+                continue;
+            }
+            let folder = self.folders.of(&rel, self.settings, self.source);
+            self.lint_in(order, &rel, FileKind::Env, &folder);
+            named_env.push(rel);
+        }
         let mut results = self.results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
         // Path order (component by component) as bytes: `/` sorts first.
         results.sort_by_cached_key(|(order, path, _)| {
@@ -694,6 +732,7 @@ impl<'s, 'a> Linter<'s, 'a> {
         let mut report = Report { notes: self.folders.notes(), ..Report::default() };
         report.clean = self.clean.into_inner();
         report.failed = self.failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        report.named_env = named_env;
         for (_, _, r) in results {
             match r {
                 Ok(f) => report.files.push(f),

@@ -187,6 +187,8 @@ pub struct Scan {
     /// Kubernetes container): the refs they hold (indexes into `refs`) and
     /// their pin.
     pub sections: Vec<Section>,
+    /// Files a unit names with `EnvironmentFile=`, as written.
+    pub env_files: Vec<String>,
 }
 
 /// A part of a file with its own engine image: its refs are judged against

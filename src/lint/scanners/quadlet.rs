@@ -1,6 +1,7 @@
 //! Podman Quadlet container units (`*.container`): `Image=` pins the engine
 //! version, `Exec=` is the argv given to the image (its entrypoint's
-//! arguments, or a command), `Environment=` assignments are env knobs.
+//! arguments, or a command), `Environment=` assignments are env knobs and
+//! the file `EnvironmentFile=` names (beside the unit) is an env file.
 
 use super::shell::{scan_items, split_words};
 use super::{env_ref, pin_image, unit, Scan, ScanCtx};
@@ -27,6 +28,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                     out.refs.push(env_ref(&k, ka, &v, va, &span));
                 }
             }
+            "EnvironmentFile" => out.env_files.push(e.value.trim().trim_start_matches('-').to_string()),
             _ => {}
         }
     }
