@@ -112,6 +112,18 @@ fn argv(name: &str) -> String {
     fixture(&format!("argv/{name}")).display().to_string()
 }
 
+/// The armed argv with `--checkpoint-policy` armed too (tip-only, not its
+/// default geometric-backoff), in a temporary file.
+fn argv_policy_armed() -> (tempfile::TempDir, String) {
+    let t = tempfile::tempdir().expect("tempdir");
+    let bytes = std::fs::read(fixture("argv/armed")).expect("armed");
+    let text = String::from_utf8(bytes).expect("utf-8").replace("geometric-backoff", "tip-only");
+    let path = t.path().join("cmdline");
+    std::fs::write(&path, text).expect("write");
+    let shown = path.display().to_string();
+    (t, shown)
+}
+
 #[test]
 fn an_armed_endpoint_with_the_flag_in_argv_is_engaged() {
     let url = endpoint();
@@ -195,7 +207,7 @@ fn a_flag_left_out_of_argv_runs_the_default_and_the_conditional_is_said() {
     // The unset section: the default, and the overlay's conditional note.
     let unset = out.stdout.split("unset, so the default applies\n").nth(1).expect("unset section");
     assert!(unset.contains("  --prefill-interleave      0\n"), "{unset}");
-    assert!(unset.contains("passed only conditionally: Serve scripts commonly pass it only when the env value is > 0"));
+    assert!(unset.contains("passed only conditionally: serve scripts commonly pass it only when the env value is > 0"));
     assert!(unset.contains("  --checkpoint-interval     2048\n"));
     assert!(unset.contains("  --max-num-batched-tokens  (the help table states no default)\n"));
     assert!(unset.contains("  --help                    off\n"));
@@ -328,9 +340,10 @@ fn every_named_knob_must_engage() {
     let url = endpoint();
     let metrics = format!("{url}/armed/metrics");
     // --checkpoint-policy's meters: prefix_hit_cut_tokens_total (4096) and the preemption counter (0).
+    let (_t, policy_armed) = argv_policy_armed();
     let out = verify(&[
         "--cmdline",
-        &argv("armed"),
+        &policy_armed,
         "--metrics",
         &metrics,
         "--knob",
@@ -375,8 +388,9 @@ fn a_labelled_meter_is_summed_over_its_series() {
         200,
         text("metrics/armed-v1.8.1.prom") + "radiance:prefix_hit_cut_tokens_total{reason=\"evicted\"} 4\n",
     )]);
+    let (_t, policy_armed) = argv_policy_armed();
     let out =
-        verify(&["--cmdline", &argv("armed"), "--metrics", &format!("{url}/metrics"), "--knob", "--checkpoint-policy"]);
+        verify(&["--cmdline", &policy_armed, "--metrics", &format!("{url}/metrics"), "--knob", "--checkpoint-policy"]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("meter radiance:prefix_hit_cut_tokens_total = 4100 over 2 series\n"));
 }
@@ -455,6 +469,10 @@ fn a_closed_port_a_silent_server_and_https_are_errors() {
     assert!(out
         .stderr
         .contains("scrape over plain http on the engine's own host, or save the scrape and pass the file"));
+    // Said before any connection is tried: a closed port gives the same answer.
+    let out = verify(&["--cmdline", &argv("armed"), "--metrics", "https://127.0.0.1:1/metrics"]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(flat(&out.stderr).contains("knobs is built without TLS, so it cannot read https"), "{}", out.stderr);
 }
 
 #[test]
@@ -624,4 +642,62 @@ fn help_text() {
     ] {
         assert!(out.stdout.contains(want), "{want}: {}", out.stdout);
     }
+}
+
+#[test]
+fn a_knob_set_to_its_default_is_not_armed() {
+    let url = endpoint();
+    // `--prefill-interleave 0`: 0 is its default, so the dial is off, whatever
+    // the meter says — and a meter moving without its knob is called out.
+    let t = tempfile::tempdir().expect("tempdir");
+    let off = t.path().join("cmdline");
+    std::fs::write(&off, b"radiance\0--prefill-interleave\x000\0").expect("write");
+    let off = off.display().to_string();
+    let out =
+        verify(&["--cmdline", &off, "--metrics", &format!("{url}/armed/metrics"), "--knob", "--prefill-interleave"]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("  --prefill-interleave  at its default\n"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("`--prefill-interleave` is in argv as `0`, its default: the knob is not armed; yet `radiance:engine_steps_held_total` is 126: is this the process that serves this endpoint?"),
+        "{}",
+        out.stdout
+    );
+    // The same default taken from the catalogue for --checkpoint-policy (geometric-backoff).
+    let out = verify(&[
+        "--cmdline",
+        &argv("armed"),
+        "--metrics",
+        &format!("{url}/armed/metrics"),
+        "--knob",
+        "--checkpoint-policy",
+    ]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("`--checkpoint-policy` is in argv as `geometric-backoff`, its default: the knob is not armed"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_metric_named_as_a_knob_says_which_knob_it_meters() {
+    let url = endpoint();
+    let out = verify(&[
+        "--cmdline",
+        &argv("armed"),
+        "--metrics",
+        &format!("{url}/armed/metrics"),
+        "--knob",
+        "radiance:engine_steps_held_total",
+    ]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        // miette wraps the line inside the flag's name: compare without spaces.
+        flat(&out.stderr)
+            .replace(' ', "")
+            .contains("`radiance:engine_steps_held_total`isametric,notaknob:itisthemeterof`--prefill-interleave`"),
+        "{}",
+        out.stderr
+    );
 }

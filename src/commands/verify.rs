@@ -44,7 +44,22 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> 
                     named.push((f.name.clone(), elsewhere));
                 }
             }
-            None => return Err(explain::unknown_subject(k, catalog, &e.profile).into()),
+            None => {
+                // A meter named where a knob is wanted: say which knobs it meters.
+                if let Some(m) = crate::catalog::query::find_metric(catalog, k) {
+                    let knobs: Vec<String> = e.semantics.metered_by(&m.name).iter().map(|f| format!("`{f}`")).collect();
+                    let which = if knobs.is_empty() {
+                        "no knob's meter in the overlay".to_string()
+                    } else {
+                        format!("the meter of {}", knobs.join(", "))
+                    };
+                    return Err(miette::miette!(
+                        help = "name the knob: `--knob FLAG`; its meters are read from the overlay",
+                        "`{k}` is a metric, not a knob: it is {which}"
+                    ));
+                }
+                return Err(explain::unknown_subject(k, catalog, &e.profile).into());
+            }
         }
     }
 

@@ -50,6 +50,14 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
             help: None,
         });
     }
+    // Built without TLS: say so before trying to connect anywhere.
+    if scheme.eq_ignore_ascii_case("https") {
+        return Err(VerifyError::Fetch {
+            url: url.to_string(),
+            message: "knobs is built without TLS, so it cannot read https".into(),
+            help: Some("scrape over plain http on the engine's own host, or save the scrape and pass the file".into()),
+        });
+    }
     let agent: ureq::Agent =
         ureq::Agent::config_builder().timeout_global(Some(timeout)).http_status_as_error(false).build().into();
     let fail = |e: ureq::Error| match e {

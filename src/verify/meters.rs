@@ -33,6 +33,8 @@ pub enum Status {
     Absent,
     /// In argv with a value the build refuses.
     Invalid,
+    /// In argv, but set to its default: nothing is armed.
+    AtDefault,
     /// In argv, but no meter left zero (or moved).
     NotEngaged,
     /// In argv, but the overlay records no meter for it.
@@ -45,6 +47,7 @@ impl Status {
             Status::Engaged => "engaged",
             Status::Absent => "absent",
             Status::Invalid => "invalid",
+            Status::AtDefault => "at its default",
             Status::NotEngaged => "not engaged",
             Status::Unproven => "unproven",
         }
@@ -127,6 +130,7 @@ pub fn judge(
             v.why.push_str(" (serve scripts pass it only conditionally)");
         }
         v.default = Some(default);
+        v.why.push_str(&moving_without(&v.meters));
         return v;
     };
     v.value = given.value.clone();
@@ -136,6 +140,17 @@ pub fn judge(
         return v;
     }
     let shown = given.value.as_deref().map(|x| format!(" as `{x}`")).unwrap_or_default();
+    // `--prefill-interleave 0` where 0 is the default: nothing is armed.
+    let default = catalog.flag(flag).map(|f| f.default.as_str()).filter(|d| !d.is_empty());
+    if let (Some(d), Some(x)) = (default, given.value.as_deref()) {
+        if d == x {
+            v.status = Status::AtDefault;
+            v.default = Some(d.to_string());
+            v.why = format!("`{flag}` is in argv{shown}, its default: the knob is not armed");
+            v.why.push_str(&moving_without(&v.meters));
+            return v;
+        }
+    }
     if v.meters.is_empty() {
         v.status = Status::Unproven;
         v.why = format!(
@@ -176,6 +191,18 @@ pub fn judge(
         format!("`{flag}` is in argv{shown}, but {}: the arm did nothing yet", parts.join(" and "))
     };
     v
+}
+
+/// When a knob is not armed yet its meter moves, something is off: say so.
+fn moving_without(meters: &[Reading]) -> String {
+    match meters.iter().find(|r| r.engaged) {
+        Some(r) => format!(
+            "; yet `{}` is {}: is this the process that serves this endpoint?",
+            r.metric,
+            r.value.map(num).unwrap_or_default()
+        ),
+        None => String::new(),
+    }
 }
 
 /// A meter value as people write it: integers without `.0`.

@@ -42,7 +42,7 @@ pub fn human(v: &Verification) -> String {
             u.auto_means.as_deref().filter(|_| u.default == "auto").map(|a| format!(": {a}")).unwrap_or_default();
         let _ = writeln!(s, "  {:<width$}  {default}{auto}", u.flag);
         if let Some(c) = &u.conditional {
-            let _ = writeln!(s, "  {:<width$}  passed only conditionally: {c}", "");
+            let _ = writeln!(s, "  {:<width$}  passed only conditionally: {}", "", lower_first(c));
         }
     }
     let sh = &v.shape;
@@ -67,7 +67,8 @@ pub fn human(v: &Verification) -> String {
         let _ = writeln!(s, "  not yet observed (labelled: no series before its first): {m}");
     }
     if sh.foreign > 0 {
-        let _ = writeln!(s, "  {} names outside the engine's prefixes, not compared", sh.foreign);
+        let names = if sh.foreign == 1 { "name" } else { "names" };
+        let _ = writeln!(s, "  {} {names} outside the engine's prefixes, not compared", sh.foreign);
     }
     if !v.knobs.is_empty() {
         let _ = writeln!(s, "\nknobs");
@@ -118,4 +119,16 @@ pub fn json(v: &Verification) -> String {
         map.insert("engaged".into(), serde_json::Value::from(engaged));
     }
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
+}
+
+/// A sentence from the overlay continued after a colon: `Serve scripts …`
+/// becomes `serve scripts …` (a word in capitals, `KV …`, is kept).
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+            a.to_lowercase().chain(text[a.len_utf8()..].chars()).collect()
+        }
+        _ => text.to_string(),
+    }
 }
