@@ -13,10 +13,10 @@ pub struct Cli {
     /// When to colour output: auto is when writing to a terminal and NO_COLOR is unset
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// Print only findings and errors: no summaries or notes
+    /// Print only findings, verdicts and errors: no summaries or notes
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Say more: which catalogue each file was judged against, files passed over
+    /// Say more (lint: the catalogue each file was judged against, and the files passed over)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
     /// The engine: a built-in profile (radiance, llama.cpp) or one in knobs.toml [default: knobs.toml `[pin] engine`, else radiance]
@@ -38,7 +38,12 @@ pub enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Lint runbooks, env files and serve scripts against the pinned catalogue.
+    /// Lint runbooks, env files, serve scripts, deployment files and PromQL against the pinned catalogue.
+    ///
+    /// Reads Markdown, env files, shell scripts, systemd units and drop-ins,
+    /// Quadlet `.container` files, compose files, Kubernetes manifests,
+    /// Dockerfiles, Helm values and Prometheus rule files. Exit status: 0
+    /// clean, 1 findings, 2 an error in knobs or its input.
     Lint(LintArgs),
     /// Everything the catalogue knows about a flag, env key, metric or rule.
     Explain(ExplainArgs),

@@ -6,9 +6,9 @@
 //! as a gauge.
 //!
 //! ## Why is this bad?
-//! A gauge is an instant depth (requests running, requests waiting), not a
-//! count: `rate` over it treats every drop as a counter reset and every rise
-//! as events, and draws a line that means nothing. A census built on it
+//! A gauge is a value at an instant (requests waiting, a decayed rate), not
+//! a count: `rate` over it treats every drop as a counter reset and every
+//! rise as events, and draws a line that means nothing. A census built on it
 //! ranks the wrong cause.
 //!
 //! ## Example
@@ -40,7 +40,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         rule: &RULE,
         span: *span,
         message: format!(
-            "`{func}` over `{}`, a gauge in {}: it reads an instant depth, not a count",
+            "`{func}` over `{}`, a gauge in {}: a value at an instant, not a count",
             metric.name,
             ctx.build()
         ),
