@@ -193,3 +193,53 @@ ExecStart=/usr/local/bin/radiance-relay --port 9901
     assert!(!r.stderr.contains("skipped units/engine.conf"), "{}", r.stderr);
     assert!(r.stderr.contains("skipped units/relay.conf"), "{}", r.stderr);
 }
+
+#[test]
+fn one_broken_document_leaves_the_others_judged() {
+    let manifest = "apiVersion: apps/v1
+kind: Deployment
+metadata: {name: engine}
+spec:
+  template:
+    spec:
+      containers:
+        - name: engine
+          image: ghcr.io/x/radiance:1.8.1
+          args: [\"--checkpoint-policy\", \"floor\"]
+---
+apiVersion: v1
+kind: Service
+metadata:
+\tname: engine
+";
+    let t = support::tree(&[("deploy.yaml", manifest.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().map(finding_key).collect::<Vec<_>>(), ["deploy.yaml:10:42 KNB002"]);
+    assert!(r.stderr.contains("warning: deploy.yaml: line 15: not read, the YAML does not parse ("), "{}", r.stderr);
+}
+
+#[test]
+fn a_script_in_a_block_scalar_points_at_its_own_lines() {
+    let pod = "apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+    - name: engine
+      image: ghcr.io/x/radiance:1.8.1
+      command: [\"/bin/sh\", \"-c\"]
+      args:
+        - |
+          exec radiance --model /m \\
+            --checkpoint-policy floor \\
+            --prefill-interleave 2k
+";
+    let t = support::tree(&[("pod.yaml", pod.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        r.stdout.lines().map(finding_key).collect::<Vec<_>>(),
+        ["pod.yaml:12:33 KNB002", "pod.yaml:13:34 KNB003"]
+    );
+}

@@ -272,13 +272,11 @@ fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<
     let idx = span::LineIndex::new(text);
     let span = |s: usize, e: usize| idx.span(text, s, e);
     let line_of = |at: usize| idx.position(text, at).0;
-    let docs = match yaml::load(text) {
-        Ok(docs) => docs,
-        Err(e) => {
-            out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
-            return;
-        }
-    };
+    // A document that does not parse is a note; the others are still read.
+    let (docs, errors) = yaml::load_each(text);
+    for e in errors {
+        out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
+    }
     match kind {
         FileKind::Compose => compose::scan(&docs, text, &span, ctx, out),
         FileKind::HelmValues => {

@@ -377,6 +377,25 @@ pub fn engine_image<'a>(image: &'a str, ctx: &ScanCtx<'_>) -> Option<&'a str> {
     ctx.commands.images().iter().any(|e| e == repo).then_some(tag)
 }
 
+/// Where each line of `script` sits in `raw`, the text it was read from (a
+/// YAML block scalar holds the same lines, indented): (offset in `script`,
+/// offset in `raw`) per non-empty line. None when a line is not there as
+/// written (a folded scalar, escapes).
+fn line_map(script: &str, raw: &str) -> Option<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    let (mut from, mut at) = (0, 0);
+    for line in script.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        if !body.is_empty() {
+            let found = from + raw.get(from..)?.find(body)?;
+            out.push((at, found));
+            from = found + body.len();
+        }
+        at += line.len();
+    }
+    Some(out)
+}
+
 /// True when a container or service runs the engine: its image is the
 /// engine's (and nothing overrides its entrypoint), or its command names the
 /// engine, directly or in a `sh -c` script.
@@ -413,12 +432,18 @@ pub fn scan_items(
                 let raw = file.get(script.at.clone()).unwrap_or("");
                 // Read in place when the file holds the script as written;
                 // else every place points at the script's start.
+                let base = script.at.start;
                 if raw == script.text {
-                    let base = script.at.start;
                     scan(&script.text, &|s, e| span(base + s, base + e), ctx, out);
+                } else if let Some(lines) = line_map(&script.text, raw) {
+                    // A block scalar: the same lines, indented.
+                    let place = |s: usize| {
+                        let i = lines.partition_point(|(a, _)| *a <= s).saturating_sub(1);
+                        lines.get(i).map_or(base, |(a, r)| base + r + s.saturating_sub(*a))
+                    };
+                    scan(&script.text, &|s, e| span(place(s), place(e).max(place(s))), ctx, out);
                 } else {
-                    let at = script.at.start;
-                    scan(&script.text, &|_, _| span(at, at), ctx, out);
+                    scan(&script.text, &|_, _| span(base, base), ctx, out);
                 }
             }
         }

@@ -141,6 +141,56 @@ pub fn load(text: &str) -> Result<Vec<Node>, YamlError> {
     Ok(docs.iter().map(|d| convert(d, text, &offsets)).collect())
 }
 
+/// The documents of a stream that parse, and an error for each that does
+/// not: one bad document of a multi-document file does not hide the others.
+/// (Tried only when the whole stream fails; each document is parsed in a
+/// copy of the text where the others are blanked, so places stay the same.)
+pub fn load_each(text: &str) -> (Vec<Node>, Vec<YamlError>) {
+    let whole = match load(text) {
+        Ok(docs) => return (docs, Vec::new()),
+        Err(e) => e,
+    };
+    let mut starts: Vec<usize> = vec![0];
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let rest = line.strip_prefix("---").map(|r| r.trim_end_matches(['\n', '\r']));
+        if at > 0 && rest.is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t'])) {
+            starts.push(at);
+        }
+        at += line.len();
+    }
+    // A single document, or so many that blanking each copy would cost too much.
+    if starts.len() < 2 || starts.len() > MAX_DOCUMENTS {
+        return (Vec::new(), vec![whole]);
+    }
+    starts.push(text.len());
+    let (mut docs, mut errors) = (Vec::new(), Vec::new());
+    for w in starts.windows(2) {
+        match load(&blank_outside(text, w[0]..w[1])) {
+            Ok(d) => docs.extend(d),
+            Err(e) => errors.push(e),
+        }
+    }
+    (docs, errors)
+}
+
+/// The most documents of one file read one by one after the stream fails.
+const MAX_DOCUMENTS: usize = 64;
+
+/// `text` with every byte outside `keep` a space (line ends kept): the same
+/// length and the same places, valid UTF-8 (a character is blanked whole).
+fn blank_outside(text: &str, keep: Range<usize>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if keep.contains(&i) || c == '\n' {
+            out.push(c);
+        } else {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        }
+    }
+    out
+}
+
 fn range(n: &MarkedYaml<'_>, text: &str, offsets: &Offsets) -> Range<usize> {
     let start = offsets.byte(n.span.start.index(), text.len());
     let end = offsets.byte(n.span.end.index(), text.len()).max(start);
@@ -285,6 +335,21 @@ mod tests {
         assert_eq!(cmd.iter().map(at).collect::<Vec<_>>(), ["x", "y"]);
         let e = load("a: [\nb: c").expect_err("broken");
         assert!(e.at > 0 && !e.message.is_empty());
+    }
+
+    #[test]
+    fn one_bad_document_does_not_hide_the_others() {
+        let text = "a: 1\n---\nb: [unclosed\nc: 2\n---\nd: é\n";
+        let (docs, errors) = load_each(text);
+        assert_eq!(docs.len(), 2);
+        assert_eq!(errors.len(), 1);
+        // Places are the places in the whole text.
+        let Some(Node::Scalar { at, .. }) = docs[1].get("d") else { panic!("d") };
+        assert_eq!(&text[at.clone()], "é");
+        assert!(errors[0].at > text.find("b:").expect("b") && errors[0].at < text.find("d:").expect("d"));
+        // A single broken document is one error.
+        let (docs, errors) = load_each("b: [unclosed\nc: 2\n");
+        assert_eq!((docs.len(), errors.len()), (0, 1));
     }
 
     #[test]
