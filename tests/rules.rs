@@ -91,6 +91,9 @@ fn format_human() {
         r.stdout
     );
     assert!(r.stdout.contains("did you mean `--prefill-interleave`?"), "{}", r.stdout);
+    // Findings are set apart by a blank line, and so is the summary.
+    assert_eq!(r.stdout.matches("\n\nKNB").count(), 2, "{}", r.stdout);
+    assert!(r.stdout.contains("\n\n3 findings"), "{}", r.stdout);
     insta::assert_snapshot!(r.stdout);
 }
 

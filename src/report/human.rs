@@ -163,6 +163,10 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
             if handler.render_report(&mut out, &shown).is_err() {
                 let _ = writeln!(out, "{}:{}:{}: {} {}", f.path, f.span.line, f.span.column, f.code, f.message);
             }
+            // A blank line between findings (and before the summary).
+            if !out.ends_with("\n\n") {
+                out.push('\n');
+            }
         }
     }
     let c = counts(report);
