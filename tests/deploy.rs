@@ -243,3 +243,24 @@ spec:
         ["pod.yaml:12:33 KNB002", "pod.yaml:13:34 KNB003"]
     );
 }
+
+#[test]
+fn a_sidecars_extra_args_are_the_sidecars() {
+    let values = "image:
+  repository: ghcr.io/acme/radiance
+  tag: \"1.8.1\"
+extraArgs:
+  - --checkpoint-policy
+  - floor
+sidecar:
+  image: envoyproxy/envoy:v1.31
+  extraArgs:
+    - --log-level
+    - trace
+";
+    let t = support::tree(&[("values.yaml", values.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // The engine's list is judged; envoy's `--log-level trace` is not.
+    assert_eq!(r.stdout.lines().map(finding_key).collect::<Vec<_>>(), ["values.yaml:6:5 KNB002"]);
+}

@@ -3,7 +3,8 @@
 //! project names (`[lint] helm_args`, default `extraArgs`, matched as the end
 //! of a dotted path such as `engine.extraArgs`) is the engine's extra argv.
 //! With the default key, a values file that names no engine image is left
-//! alone (another chart's `extraArgs` are not the engine's).
+//! alone (another chart's `extraArgs` are not the engine's), and so is a list
+//! whose nearest `image:` is another program's (`sidecar.extraArgs`).
 
 use super::compose::items_of;
 use super::shell::scan_items;
@@ -60,12 +61,16 @@ pub fn scan(
     for doc in docs {
         let nodes = walk(doc);
         let mut engine: Option<String> = None;
+        // Where each image is set (the map holding `image:`) and whether it is the engine's.
+        let mut images: Vec<(&str, bool)> = Vec::new();
         for (path, n) in &nodes {
             if path.rsplit('.').next() != Some("image") {
                 continue;
             }
             let Some((image, at)) = image_of(n) else { continue };
-            if super::shell::engine_image(&image, ctx).is_some() {
+            let is_engine = super::shell::engine_image(&image, ctx).is_some();
+            images.push((path.strip_suffix("image").unwrap_or("").trim_end_matches('.'), is_engine));
+            if is_engine {
                 // A `tag:` of its own points at the tag; `repo:tag` at the string.
                 let tag_at = if image.contains(':') && n.get("tag").is_some() { at.clone() } else { at };
                 let before = out.pins.len();
@@ -82,7 +87,13 @@ pub fn scan(
         let image = engine.or_else(|| ctx.commands.images().first().cloned());
         for (path, n) in &nodes {
             let listed = keys.keys.iter().any(|k| path == k || path.ends_with(&format!(".{k}")));
-            if listed && matches!(n, Node::Seq { .. }) {
+            // With the default key, a list beside another program's image
+            // (`sidecar.image` + `sidecar.extraArgs`) is that program's.
+            let owner = (images.iter())
+                .filter(|(at, _)| at.is_empty() || path.starts_with(&format!("{at}.")))
+                .max_by_key(|(at, _)| at.len());
+            let foreign = !keys.named && owner.is_some_and(|(_, is_engine)| !is_engine);
+            if listed && !foreign && matches!(n, Node::Seq { .. }) {
                 scan_items(&items_of(n), image.as_deref(), text, span, ctx, out);
             }
         }
