@@ -700,4 +700,20 @@ fn a_metric_named_as_a_knob_says_which_knob_it_meters() {
         "{}",
         out.stderr
     );
+    // A metric no knob is metered by.
+    let out = verify(&[
+        "--cmdline",
+        &argv("armed"),
+        "--metrics",
+        &format!("{url}/armed/metrics"),
+        "--knob",
+        "vllm:time_to_first_token_seconds",
+    ]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        flat(&out.stderr).replace(' ', "").contains("isametric,notaknob:itisnoknob'smeterintheoverlay"),
+        "{}",
+        out.stderr
+    );
+    assert!(flat(&out.stderr).contains("name the knob: `--knob FLAG`; its meters are read from the overlay"));
 }
