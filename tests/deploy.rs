@@ -264,3 +264,34 @@ sidecar:
     // The engine's list is judged; envoy's `--log-level trace` is not.
     assert_eq!(r.stdout.lines().map(finding_key).collect::<Vec<_>>(), ["values.yaml:6:5 KNB002"]);
 }
+
+#[test]
+fn grouping_labels_must_be_the_metrics_own() {
+    // `by`/`without` name labels the series must carry; label_replace makes
+    // its own, and `le` is a histogram's.
+    let panel = r#"```promql
+sum by (reasons) (rate(radiance:prefix_hit_cut_tokens_total[5m]))
+```
+
+```promql
+sum by (reason, pod) (rate(radiance:prefix_hit_cut_tokens_total[5m]))
+```
+
+```promql
+sum(rate(radiance:prefix_hit_cut_tokens_total[5m])) without (cause)
+```
+
+```promql
+sum by (dst) (label_replace(radiance:prefix_hit_cut_tokens_total, "dst", "$1", "reason", "(.*)"))
+```
+
+```promql
+histogram_quantile(0.9, sum by (le) (rate(vllm:time_to_first_token_seconds_bucket[5m])))
+```
+"#;
+    let t = support::tree(&[("panel.md", panel.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().map(finding_key).collect::<Vec<_>>(), ["panel.md:2:9 KNB015", "panel.md:10:62 KNB015"]);
+    assert!(r.stdout.contains("`reasons` is not a label of `radiance:prefix_hit_cut_tokens_total`"), "{}", r.stdout);
+}

@@ -1,10 +1,13 @@
 //! Reports a label the metric does not have.
 //!
 //! ## What it does
-//! Checks the label names a PromQL selector matches on against the labels
-//! the pinned build registers for the metric, where the source registers
-//! them. The labels a scrape adds (`[lint] target_labels`: `job`, `instance`,
-//! `namespace`, `pod`, … by default) and `le`/`quantile` are always allowed.
+//! Checks the label names a PromQL selector matches on, and those an
+//! aggregation above it groups by (`by`, `without`), against the labels the
+//! pinned build registers for the metric, where the source registers them.
+//! The labels a scrape adds (`[lint] target_labels`: `job`, `instance`,
+//! `namespace`, `pod`, … by default) and `le`/`quantile` are always allowed;
+//! labels `label_replace`/`label_join` make, and those brought across a
+//! binary operator, are not judged.
 //!
 //! ## Why is this bad?
 //! A matcher on a label the series does not carry matches nothing (or, with

@@ -74,6 +74,12 @@ pub fn scan(
                 (l.clone(), span(s, s + l.len()))
             })
             .collect();
+        // A grouping label's place: in a `by (…)`/`without (…)` list.
+        let mut labels: Vec<(String, Span)> = labels;
+        for g in &sel.grouping {
+            let s = find_grouping(raw_text, g).map_or(start, |r| raw.start + r);
+            labels.push((g.clone(), span(s, s + g.len())));
+        }
         let usage = Usage { func: sel.func, quantile: sel.quantile, labels };
         out.refs.push(Ref::Metric {
             name: sel.name,
@@ -102,6 +108,28 @@ fn find_label(text: &str, label: &str) -> Option<usize> {
     None
 }
 
+/// Where `label` stands in a `by (…)` or `without (…)` list of `text`.
+fn find_grouping(text: &str, label: &str) -> Option<usize> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(i) = text[from..].find(label) {
+        let at = from + i;
+        let end = at + label.len();
+        let whole = !text[..at].ends_with(word) && !text[end..].starts_with(word);
+        // Inside a list that opened after `by` or `without`.
+        let open = text[..at].rfind('(');
+        let listed = open.is_some_and(|o| {
+            let head = text[..o].trim_end();
+            (head.ends_with("by") || head.ends_with("without")) && !text[o..at].contains(')')
+        });
+        if whole && listed {
+            return Some(at);
+        }
+        from = end;
+    }
+    None
+}
+
 /// A selector and how the query uses it.
 struct Selector {
     name: String,
@@ -109,47 +137,62 @@ struct Selector {
     func: Option<String>,
     quantile: bool,
     labels: Vec<String>,
+    /// Labels an aggregation above it groups by (`by`/`without`).
+    grouping: Vec<String>,
 }
 
 /// Every selector of `expr`, in the order they are written, walked with a
 /// stack of its own. `func` is the call a node is a direct argument of;
 /// `quantile` whether a `histogram_quantile` reads through to it.
 fn selectors(expr: &Expr, out: &mut Vec<Selector>) {
-    let mut stack: Vec<(&Expr, Option<String>, bool)> = vec![(expr, None, false)];
-    while let Some((e, func, quantile)) = stack.pop() {
+    let mut stack: Vec<(&Expr, Option<String>, bool, Vec<String>)> = vec![(expr, None, false, Vec::new())];
+    while let Some((e, func, quantile, group)) = stack.pop() {
         match e {
-            Expr::VectorSelector(vs) => out.push(selector(vs, func, quantile)),
-            Expr::MatrixSelector(ms) => out.push(selector(&ms.vs, func, quantile)),
+            Expr::VectorSelector(vs) => out.push(selector(vs, func, quantile, group)),
+            Expr::MatrixSelector(ms) => out.push(selector(&ms.vs, func, quantile, group)),
             Expr::Call(call) => {
                 let name = call.func.name.to_string();
                 let reads_quantile = name == "histogram_quantile";
                 let through = quantile && RANGE_FUNCTIONS.contains(&name.as_str());
+                // These make labels of their own: grouping by them says nothing of the series.
+                let group = if LABEL_MAKERS.contains(&name.as_str()) { Vec::new() } else { group };
                 for (i, arg) in call.args.args.iter().enumerate().rev() {
                     // histogram_quantile(φ, v): v is what it reads.
                     let q = (reads_quantile && i == 1) || through;
-                    stack.push((arg, Some(name.clone()), q));
+                    stack.push((arg, Some(name.clone()), q, group.clone()));
                 }
             }
             Expr::Aggregate(a) => {
+                // `sum by (reason) (…)`: the series under it must carry `reason`.
+                let mut inner = group;
+                for l in a.modifier.iter().flat_map(|m| m.labels().labels.iter()) {
+                    if !inner.contains(l) {
+                        inner.push(l.clone());
+                    }
+                }
                 // sum by (le) (rate(x_bucket[5m])) still feeds a quantile.
-                stack.push((&a.expr, None, quantile));
+                stack.push((&a.expr, None, quantile, inner));
                 if let Some(p) = &a.param {
-                    stack.push((p, None, false));
+                    stack.push((p, None, false, Vec::new()));
                 }
             }
+            // Either side may bring labels the other lacks (`group_left`): no grouping passes.
             Expr::Binary(b) => {
-                stack.push((&b.rhs, None, false));
-                stack.push((&b.lhs, None, false));
+                stack.push((&b.rhs, None, false, Vec::new()));
+                stack.push((&b.lhs, None, false, Vec::new()));
             }
-            Expr::Paren(p) => stack.push((&p.expr, func, quantile)),
-            Expr::Unary(u) => stack.push((&u.expr, None, false)),
-            Expr::Subquery(s) => stack.push((&s.expr, func, quantile)),
+            Expr::Paren(p) => stack.push((&p.expr, func, quantile, group)),
+            Expr::Unary(u) => stack.push((&u.expr, None, false, group)),
+            Expr::Subquery(s) => stack.push((&s.expr, func, quantile, group)),
             Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::Extension(_) => {}
         }
     }
 }
 
-fn selector(vs: &parser::VectorSelector, func: Option<String>, quantile: bool) -> Selector {
+/// Functions that add or rewrite labels.
+const LABEL_MAKERS: &[&str] = &["label_replace", "label_join"];
+
+fn selector(vs: &parser::VectorSelector, func: Option<String>, quantile: bool, grouping: Vec<String>) -> Selector {
     let mut name = vs.name.clone().unwrap_or_default();
     let mut pattern = false;
     let mut labels = Vec::new();
@@ -169,7 +212,8 @@ fn selector(vs: &parser::VectorSelector, func: Option<String>, quantile: bool) -
             labels.push(m.name.clone());
         }
     }
-    Selector { name, pattern, func, quantile, labels }
+    let grouping = grouping.into_iter().filter(|g| !labels.contains(g)).collect();
+    Selector { name, pattern, func, quantile, labels, grouping }
 }
 
 #[cfg(test)]
@@ -203,7 +247,14 @@ mod tests {
         assert_eq!(
             found,
             [
-                ("vllm:time_to_first_token_seconds_bucket".into(), Some("rate".into()), true, vec!["job".into()], 42),
+                // `job` from its matcher, `le` from the `by (le)` above it.
+                (
+                    "vllm:time_to_first_token_seconds_bucket".into(),
+                    Some("rate".into()),
+                    true,
+                    vec!["job".into(), "le".into()],
+                    42,
+                ),
                 (
                     "radiance:engine_steps_total".into(),
                     Some("rate".into()),
