@@ -86,18 +86,19 @@ fn exec_form(s: &str, base: usize) -> Option<Vec<Item>> {
             match *b.get(i)? {
                 b'"' => break,
                 b'\\' => {
-                    let c = *b.get(i + 1)?;
+                    // The escaped character whole: it may take several bytes.
+                    let c = s.get(i + 1..)?.chars().next()?;
                     text.push(match c {
-                        b'n' => '\n',
-                        b't' => '\t',
-                        b'r' => '\r',
-                        b'u' => return None,
-                        other => char::from(other),
+                        'n' => '\n',
+                        't' => '\t',
+                        'r' => '\r',
+                        'u' => return None,
+                        other => other,
                     });
-                    i += 2;
+                    i += 1 + c.len_utf8();
                 }
                 _ => {
-                    let ch = s[i..].chars().next()?;
+                    let ch = s.get(i..)?.chars().next()?;
                     text.push(ch);
                     i += ch.len_utf8();
                 }
@@ -209,6 +210,14 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_escaped_multibyte_character_is_taken_whole() {
+        // Found by the fuzzer: `\` before a character of several bytes.
+        let items = exec_form("[\"a\\é\", \"--port\"]", 0).expect("exec form");
+        assert_eq!(items.iter().map(|i| i.text.as_str()).collect::<Vec<_>>(), ["aé", "--port"]);
+        assert_eq!(exec_form("[\"\\\u{fffd}", 0).map(|v| v.len()), None);
+    }
 
     #[test]
     fn exec_form_keeps_places() {
