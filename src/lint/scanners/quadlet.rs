@@ -4,7 +4,7 @@
 //! the file `EnvironmentFile=` names (beside the unit) is an env file.
 
 use super::shell::{scan_items, split_words};
-use super::{env_ref, pin_image, unit, Scan, ScanCtx};
+use super::{pin_image, unit, Scan, ScanCtx};
 use crate::lint::span::LineIndex;
 
 pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
@@ -23,13 +23,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                 let items = split_words(&e.value, e.at);
                 scan_items(&items, image.map(|i| i.value.trim()), text, &span, ctx, out);
             }
-            "Environment" => {
-                for (k, ka, v, va) in unit::assignments(&e.value, e.at) {
-                    out.refs.push(env_ref(&k, ka, &v, va, &span));
-                }
-            }
-            "EnvironmentFile" => out.env_files.push(e.value.trim().trim_start_matches('-').to_string()),
-            _ => {}
+            _ => unit::environment(e, &span, out),
         }
     }
     out.suppressions.extend(crate::lint::suppress::line_comments(text));

@@ -6,7 +6,7 @@
 //! program's.
 
 use super::shell::{runs_engine, scan_items, split_words};
-use super::{env_ref, unit, Scan, ScanCtx};
+use super::{unit, Scan, ScanCtx};
 use crate::lint::span::LineIndex;
 
 pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
@@ -29,15 +29,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
         return out.suppressions.extend(crate::lint::suppress::line_comments(text));
     }
     for e in &entries {
-        match e.key.as_str() {
-            "Environment" => {
-                for (k, ka, v, va) in unit::assignments(&e.value, e.at) {
-                    out.refs.push(env_ref(&k, ka, &v, va, &span));
-                }
-            }
-            "EnvironmentFile" => out.env_files.push(e.value.trim().trim_start_matches('-').to_string()),
-            _ => {}
-        }
+        unit::environment(e, &span, out);
     }
     out.suppressions.extend(crate::lint::suppress::line_comments(text));
 }

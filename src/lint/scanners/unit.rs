@@ -81,6 +81,20 @@ pub fn assignments(value: &str, at: usize) -> Vec<(String, std::ops::Range<usize
         .collect()
 }
 
+/// `Environment=` assignments are env knobs; `EnvironmentFile=` names a
+/// file to read as an env file. Other entries are left alone.
+pub fn environment(e: &Entry, span: &dyn Fn(usize, usize) -> crate::lint::span::Span, out: &mut super::Scan) {
+    match e.key.as_str() {
+        "Environment" => {
+            for (k, ka, v, va) in assignments(&e.value, e.at) {
+                out.refs.push(super::env_ref(&k, ka, &v, va, span));
+            }
+        }
+        "EnvironmentFile" => out.env_files.push(e.value.trim().trim_start_matches('-').to_string()),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
