@@ -252,7 +252,7 @@ pub fn load_from(start: &Path) -> Result<Config, Box<ConfigError>> {
 
 /// Reads one `knobs.toml`.
 pub fn load(path: &Path) -> Result<Config, Box<ConfigError>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::bounded::read_to_string(path, crate::bounded::CONFIG).map_err(|e| {
         Box::new(ConfigError::at(path, "", None, format!("cannot read {}: {e}", path.display()), "", None))
     })?;
     parse(path, &text)

@@ -3,6 +3,7 @@
 //! The library behind the `knobs` binary. [`run`] drives the whole CLI
 //! in-process, so tests exercise the same path as users.
 
+mod bounded;
 pub mod catalog;
 pub mod cli;
 pub mod commands;

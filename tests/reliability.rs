@@ -49,6 +49,15 @@ fn hostile_deployment_files_are_notes_not_crashes() {
         ("radiance.container", &garbage),
         ("Dockerfile", &garbage),
         ("k8s/values.yaml", &garbage),
+        // Compact nesting on one line (was a stack overflow that ended the run).
+        ("seq.yaml", format!("{}x\n", "- ".repeat(5_000)).as_bytes()),
+        ("keys/values.yaml", format!("{}x\n", "? ".repeat(5_000)).as_bytes()),
+        // A PromQL chain whose parse time grows with its square.
+        (
+            "chain.rules.yaml",
+            format!("groups:\n- name: g\n  rules:\n  - record: x\n    expr: 'up{}'\n", " + 1".repeat(100_000))
+                .as_bytes(),
+        ),
         // A valid file beside them is still judged.
         (
             "ok/compose.yaml",
@@ -77,6 +86,17 @@ fn hostile_deployment_files_are_notes_not_crashes() {
         "{}",
         r.stderr
     );
+    for name in ["seq.yaml", "keys/values.yaml"] {
+        assert!(
+            r.stderr.contains(&format!(
+                "warning: {name}: line 1: not read, the YAML does not parse (nested deeper than 256 levels)"
+            )),
+            "{}",
+            r.stderr
+        );
+    }
+    assert!(r.stderr.contains("warning: chain.rules.yaml: line 5:"), "{}", r.stderr);
+    assert!(r.stderr.contains("(more than 1000 operators)"), "{}", r.stderr);
     assert!(!r.stderr.contains("knobs failed"), "{}", r.stderr);
 }
 
@@ -164,6 +184,13 @@ fn random_bytes_nul_bom_crlf_and_empty_files() {
         ("empty.env", b""),
         ("bom.env", "\u{feff}CHECKPOINT_POLICY=floor\r\nMAX_SEQS=2\r\n".as_bytes()),
         ("bom.md", "\u{feff}# Arm\r\n\r\n`--checkpoint-policy floor`\r\n".as_bytes()),
+        // Readers that expect a keyword first (found by a hostile review:
+        // behind a mark, these were read as nothing).
+        ("d/Dockerfile", "\u{feff}FROM radiance:1.8.1\r\nCMD [\"--checkpoint-policy\", \"floor\"]\r\n".as_bytes()),
+        (
+            "q/radiance.container",
+            "\u{feff}[Container]\nImage=radiance:1.8.1\nExec=--checkpoint-policy floor\n".as_bytes(),
+        ),
     ]);
     let r = run_in(t.path(), &["-v", "lint", "--format", "short"]);
     assert_eq!(r.code, 1, "{}", r.stderr);
@@ -174,12 +201,21 @@ fn random_bytes_nul_bom_crlf_and_empty_files() {
         [
             "bom.env:1:19: KNB002 `floor` is not a member of `CHECKPOINT_POLICY` (`--checkpoint-policy`)",
             "bom.md:3:22: KNB002 `floor` is not a member of `--checkpoint-policy`",
+            "d/Dockerfile:2:30: KNB002 `floor` is not a member of `--checkpoint-policy`",
+            "q/radiance.container:3:26: KNB002 `floor` is not a member of `--checkpoint-policy`",
         ]
     );
     for f in ["r.md", "r.env", "r.sh"] {
         assert!(r.stderr.contains(&format!("warning: {f}: not valid UTF-8")), "{f}: {}", r.stderr);
     }
     assert!(r.stderr.contains("note: skipped n.md: binary (it holds NUL bytes)"), "{}", r.stderr);
+    // The human snippet underlines the member itself, the mark not shown.
+    let r = run_in(t.path(), &["lint", "bom.env", "--format", "human", "--color", "never"]);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let at = lines.iter().position(|l| l.ends_with("CHECKPOINT_POLICY=floor")).expect("the line");
+    let column = |l: &str, pat: &str| l.find(pat).map(|b| l[..b].chars().count());
+    assert!(!lines[at].contains('\u{feff}'), "{:?}", lines[at]);
+    assert_eq!(column(lines[at + 1], "─"), column(lines[at], "floor"), "{}", r.stdout);
 }
 
 #[test]
@@ -194,6 +230,48 @@ fn a_fix_after_a_byte_order_mark_lands_in_place() {
         std::fs::read_to_string(t.path().join("run.md")).expect("read"),
         "\u{feff}Watch `vllm:time_to_first_token_seconds_bucket`.\n"
     );
+}
+
+#[test]
+fn a_fix_through_a_symlink_rewrites_its_target_and_keeps_the_link() {
+    let t = tree(&[("real.md", b"Watch `radiance:time_to_first_token_seconds_bucket`.\n")]);
+    std::os::unix::fs::symlink("real.md", t.path().join("link.md")).expect("symlink");
+    let r = run_in(t.path(), &["lint", "--fix", "link.md"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let link = std::fs::symlink_metadata(t.path().join("link.md")).expect("link");
+    assert!(link.file_type().is_symlink(), "the link is still a link");
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("real.md")).expect("read"),
+        "Watch `vllm:time_to_first_token_seconds_bucket`.\n"
+    );
+}
+
+#[test]
+fn endless_inputs_are_refused_at_a_limit_not_read_into_memory() {
+    let t = tree(&[("a.md", b"# A\n")]);
+    // Standard input: the most a linted file may hold.
+    let zero = std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_knobs"))
+        .args(["lint", "-", "--stdin-filename", "a.env"])
+        .current_dir(t.path())
+        .stdin(zero)
+        .output()
+        .expect("run knobs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        flat(&stderr).contains("standard input is larger than 1048576 bytes, the most knobs lints in one file"),
+        "{stderr}"
+    );
+    // knobs.toml and a scrape file: a fixed ceiling.
+    let r = run_in(t.path(), &["lint", "--config", "/dev/zero", "a.md"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("larger than 16 MiB, the most knobs reads of it"), "{}", r.stderr);
+    let argv = support::fixtures().join("verify/argv/armed");
+    let argv = argv.to_str().expect("utf-8 path");
+    let r = run_in(t.path(), &["verify", "--cmdline", argv, "--metrics", "/dev/zero"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("larger than 64 MiB, the most knobs reads of it"), "{}", r.stderr);
 }
 
 #[test]

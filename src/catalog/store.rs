@@ -124,7 +124,7 @@ impl Store {
                 .collect();
             paths.sort();
             for path in paths {
-                let text = std::fs::read_to_string(&path)
+                let text = crate::bounded::read_to_string(&path, crate::bounded::CONFIG)
                     .map_err(|e| StoreError::Read { path: path.clone(), message: e.to_string() })?;
                 let c = parse(&path, &text)?;
                 // A synced catalogue replaces the same tag from earlier sources.

@@ -6,7 +6,6 @@
 //! and git find theirs); `--config` names one for all.
 
 use std::collections::HashMap;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use miette::{miette, Result};
@@ -209,8 +208,19 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
                     "linting standard input needs --stdin-filename to say what kind of file it is"
                 )
             })?;
-            let mut bytes = Vec::new();
-            std::io::stdin().read_to_end(&mut bytes).map_err(|e| miette!("cannot read standard input: {e}"))?;
+            // Read no more than a file may hold: `</dev/zero` is refused, not
+            // read into all the memory.
+            let bytes = crate::bounded::read_from(std::io::stdin().lock(), settings.max_file_size).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::FileTooLarge {
+                    miette!(
+                        help = "[lint] max_file_size in knobs.toml raises the limit",
+                        "standard input is larger than {} bytes, the most knobs lints in one file",
+                        settings.max_file_size
+                    )
+                } else {
+                    miette!("cannot read standard input: {e}")
+                }
+            })?;
             let text = decode(bytes, settings.max_file_size).map_err(|e| miette!("standard input: {e}"))?;
             let kind = classify(&name, &settings.env_files, text.text.as_bytes()).ok_or_else(|| {
                 miette!(help = "name a .md, .env or .sh file", "{}: {}", name.display(), crate::walk::NOT_LINTABLE)

@@ -115,8 +115,11 @@ pub fn apply(
 }
 
 /// Rewrites a file atomically (a temporary file renamed over it) with the
-/// mode it had.
+/// mode it had. A file named through a symlink is rewritten where the link
+/// points: renaming over the link would replace it and leave its target
+/// unfixed.
 fn write_keeping_mode(path: &Path, text: &str) -> std::io::Result<()> {
+    let path = &std::fs::canonicalize(path)?;
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let perms = std::fs::metadata(path)?.permissions();
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;

@@ -106,7 +106,10 @@ impl Excerpt {
         for f in findings {
             for n in f.span.line.saturating_sub(1).max(1)..=f.span.line + 1 {
                 if n <= idx.line_count() {
-                    lines.entry(n).or_insert_with(|| idx.line_text(text, n).to_string());
+                    // A byte-order mark is not shown (nor counted as a column).
+                    let line = idx.line_text(text, n);
+                    let line = if n == 1 { line.strip_prefix('\u{feff}').unwrap_or(line) } else { line };
+                    lines.entry(n).or_insert_with(|| line.to_string());
                 }
             }
         }
@@ -238,6 +241,10 @@ impl<'a> Settings<'a> {
 
 /// Scans one file's text.
 pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
+    // A byte-order mark is no column (see `span::LineIndex`), so the places
+    // found in the text after it are the places in the whole file; without
+    // this, a reader that expects `FROM` or `[Unit]` first saw none.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let profile = settings.profile;
     let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
     let ctx = ScanCtx {

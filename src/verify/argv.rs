@@ -33,7 +33,7 @@ pub fn read(spec: &str, cwd: &Path) -> Result<Cmdline, VerifyError> {
     } else {
         (cwd.join(spec), spec.to_string())
     };
-    let bytes = std::fs::read(&path).map_err(|e| VerifyError::Read {
+    let bytes = crate::bounded::read(&path, crate::bounded::ARGV).map_err(|e| VerifyError::Read {
         what: "argv file",
         path: from.clone(),
         message: if e.kind() == std::io::ErrorKind::NotFound && from.starts_with("/proc/") {

@@ -70,7 +70,7 @@ pub fn parse(text: &str) -> Result<Exposition, ParseError> {
         let range = start..start + raw.len();
         start += raw.len() + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
-        let fail = |message: String| ParseError { line: i + 1, range: range.clone(), message };
+        let fail = |message: String| ParseError { line: i + 1, range: range.clone(), message: clip_quotes(&message) };
         let trimmed = line.trim_matches([' ', '\t']);
         if trimmed.is_empty() {
             continue;
@@ -83,6 +83,34 @@ pub fn parse(text: &str) -> Result<Exposition, ParseError> {
         out.samples.push(sample);
     }
     Ok(out)
+}
+
+/// Longest quoted fragment of a line shown in a message.
+const QUOTE_CHARS: usize = 60;
+
+/// `message` with each `quoted` fragment cut to [`QUOTE_CHARS`] and control
+/// characters (NUL, escape sequences) shown escaped: a scrape is another
+/// program's text, and its line may be megabytes long.
+fn clip_quotes(message: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in message.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        let quoted = i % 2 == 1;
+        for (n, c) in part.chars().enumerate() {
+            if quoted && n == QUOTE_CHARS {
+                out.push('…');
+                break;
+            }
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// `# HELP name text`, `# TYPE name type`, `# EOF`, or a free comment.
@@ -265,5 +293,13 @@ mod tests {
             let e = parse(text).expect_err(text);
             assert_eq!((e.line, e.message.as_str()), (line, message), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_long_or_raw_line_is_quoted_in_part_and_escaped() {
+        let long = parse(&format!("x {}\n", "a".repeat(1_000_000))).expect_err("not a number");
+        assert_eq!(long.message, format!("the value `{}…` of `x` is not a number", "a".repeat(60)));
+        let raw = parse("a\u{0}\u{1b}]0;t\u{7}b 1\n").expect_err("not a name");
+        assert_eq!(raw.message, "`a\\u{0}\\u{1b}]0;t\\u{7}b` is not a metric name");
     }
 }

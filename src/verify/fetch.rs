@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::VerifyError;
 
 /// The largest exposition read (a real one is tens of kilobytes).
-const MAX_BODY: u64 = 64 * 1024 * 1024;
+const MAX_BODY: u64 = crate::bounded::SCRAPE;
 
 /// A scrape's text and how to name where it came from.
 #[derive(Debug, Clone)]
@@ -30,7 +30,7 @@ pub fn read(spec: &str, cwd: &Path, timeout: Duration) -> Result<Scrape, VerifyE
         return get(spec, timeout).map(|text| Scrape { text, from: spec.to_string(), is_file: false });
     }
     let path = cwd.join(spec);
-    let bytes = std::fs::read(&path).map_err(|e| VerifyError::Read {
+    let bytes = crate::bounded::read(&path, crate::bounded::SCRAPE).map_err(|e| VerifyError::Read {
         what: "metrics file",
         path: spec.to_string(),
         message: e.to_string(),

@@ -57,7 +57,11 @@ pub enum VerifyError {
 pub fn parse_scrape(scrape: &fetch::Scrape) -> Result<exposition::Exposition, VerifyError> {
     exposition::parse(&scrape.text).map_err(|e| {
         let text = scrape.text.get(e.range.clone()).unwrap_or("").trim_end();
-        let shown: String = text.chars().take(120).collect();
+        let shown: String = text
+            .chars()
+            .take(120)
+            .flat_map(|c| if c.is_control() { c.escape_default().collect() } else { vec![c] })
+            .collect();
         let ellipsis = if text.chars().count() > 120 { "…" } else { "" };
         VerifyError::Malformed {
             from: scrape.from.clone(),

@@ -15,6 +15,13 @@ use crate::lint::span::Span;
 /// Deepest nesting read; the parser and its tree recurse per level.
 const MAX_DEPTH: usize = 128;
 
+/// Most operators read in one query. The parser checks each operator's
+/// operands all the way down as it builds the tree, so its time grows with
+/// the square of a chain's length (`a + 1 + 1 …`: 20,000 terms took 2.6 s);
+/// past this bound a query is refused with a note, which keeps the cost per
+/// byte of a file bounded. Real queries hold tens of operators.
+const MAX_OPERATORS: usize = 1_000;
+
 /// Functions over a range vector that a histogram quantile reads through.
 const RANGE_FUNCTIONS: &[&str] =
     &["rate", "irate", "increase", "delta", "idelta", "deriv", "sum_over_time", "avg_over_time", "max_over_time"];
@@ -40,6 +47,9 @@ pub fn scan(
     });
     if depth.1 > MAX_DEPTH {
         return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+    }
+    if operators(query) > MAX_OPERATORS {
+        return Err(format!("more than {MAX_OPERATORS} operators"));
     }
     // The parser is another crate's: a panic in it is a refusal here.
     let parsed = std::panic::catch_unwind(|| parser::parse(query))
@@ -89,6 +99,19 @@ pub fn scan(
         });
     }
     Ok(())
+}
+
+/// How many operators `query` may hold, counted from above: every arithmetic
+/// or comparison sign and every `and`, `or` and `unless` word (label
+/// matchers and strings may add a few; the bound is far above real queries).
+fn operators(query: &str) -> usize {
+    let signs =
+        query.bytes().filter(|b| matches!(b, b'+' | b'-' | b'*' | b'/' | b'%' | b'^' | b'<' | b'>' | b'=')).count();
+    let words = query
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .filter(|w| matches!(w.to_ascii_lowercase().as_str(), "and" | "or" | "unless"))
+        .count();
+    signs + words
 }
 
 /// Where a label name stands as a matcher (`name=`, `name!=`, `name=~`) in `text`.
@@ -272,10 +295,20 @@ mod tests {
     #[test]
     fn unreadable_queries_are_refused_not_panics() {
         crate::lint::scanners::test_ctx(|ctx| {
-            for q in ["rate(x[5m]", "sum(", &format!("{}1{}", "(".repeat(500), ")".repeat(500)), "", "{}"] {
+            let chain = format!("up{}", " + 1".repeat(20_000));
+            let ors = format!("up{}", " or up".repeat(2_000));
+            for q in ["rate(x[5m]", "sum(", &format!("{}1{}", "(".repeat(500), ")".repeat(500)), "", "{}", &chain, &ors]
+            {
                 let mut out = Scan::default();
                 assert!(scan(q, 0..q.len(), q, &|_, _| Span::default(), ctx, &mut out).is_err(), "{q:.40}");
             }
+            let mut out = Scan::default();
+            let e = scan(&chain, 0..chain.len(), &chain, &|_, _| Span::default(), ctx, &mut out).expect_err("long");
+            assert_eq!(e, "more than 1000 operators");
+            // Below the bound: read.
+            let q = format!("radiance:engine_steps_total{}", " + 1".repeat(900));
+            assert!(scan(&q, 0..q.len(), &q, &|_, _| Span::default(), ctx, &mut out).is_ok());
+            assert_eq!(operators("a and b OR c unless d{x=\"y\"} - -1"), 6);
         });
     }
 }

@@ -92,16 +92,21 @@ impl Offsets {
 const MAX_DEPTH: usize = 256;
 
 /// Where `text` nests deeper than [`MAX_DEPTH`] (by indentation or by flow
-/// brackets), if it does: a bound checked before parsing.
+/// brackets), if it does: a bound checked before parsing. Compact block
+/// indicators at a line's start (`- - - x`, `? ? x`) nest as indentation
+/// does, so they count as indentation.
 fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut flow = 0usize;
     let mut quote: Option<u8> = None;
     let mut line_start = true;
     let mut indent = 0usize;
-    for (i, b) in text.bytes().enumerate() {
+    for (i, &b) in bytes.iter().enumerate() {
         if line_start {
-            if b == b' ' {
-                indent += 1;
+            let indicator = matches!(b, b'-' | b'?' | b':')
+                && bytes.get(i + 1).is_none_or(|n| matches!(n, b' ' | b'\t' | b'\n' | b'\r'));
+            if b == b' ' || b == b'\t' || indicator {
+                indent += if indicator { 2 } else { 1 };
                 if indent > MAX_DEPTH * 2 {
                     return Some(i);
                 }
@@ -363,5 +368,14 @@ mod tests {
         assert!(load(&block(500)).is_ok());
         let flow = format!("{}x{}\n", "[".repeat(200), "]".repeat(200));
         assert!(load(&flow).is_ok());
+        // Compact block sequences and complex keys nest on one line (found
+        // by a hostile review: 4,500 levels overflowed a thread's stack).
+        for indicator in ["- ", "? "] {
+            let e = load(&format!("{}x\n", indicator.repeat(5_000))).expect_err("refused");
+            assert_eq!(e.message, "nested deeper than 256 levels");
+            assert!(load(&format!("{}x\n", indicator.repeat(20))).is_ok(), "{indicator:?} x20 is read");
+        }
+        // A document marker and a negative number are not indicators.
+        assert!(load(&format!("---\n{}", "-1\n".repeat(2000))).is_ok());
     }
 }
