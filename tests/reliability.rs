@@ -275,6 +275,21 @@ fn endless_inputs_are_refused_at_a_limit_not_read_into_memory() {
 }
 
 #[test]
+fn terminal_escapes_in_a_file_are_shown_not_sent_to_the_terminal() {
+    // A value that would set the terminal's title if printed raw.
+    let t = tree(&[("a.sh", b"radiance --checkpoint-policy \"fl\x1b]0;pwned\x07oor\"\n")]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(short(&r.stdout), ["a.sh:1:30: KNB002 `fl␛]0;pwned␇oor` is not a member of `--checkpoint-policy`"]);
+    let r = run_in(t.path(), &["lint", "--format", "human", "--color", "never"]);
+    assert!(!r.stdout.contains('\u{1b}') && !r.stdout.contains('\u{7}'), "{:?}", r.stdout);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    let at = lines.iter().position(|l| l.contains("│ radiance") && l.contains("␛]0;pwned␇")).expect("the line, shown");
+    let column = |l: &str, pat: &str| l.find(pat).map(|b| l[..b].chars().count());
+    assert_eq!(column(lines[at + 1], "─"), column(lines[at], "\"fl␛"), "{}", r.stdout);
+}
+
+#[test]
 fn unterminated_fences_and_quotes_are_still_read() {
     let t = tree(&[
         ("fence.md", b"```sh\nradiance --checkpoint-policy floor\n"),

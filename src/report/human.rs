@@ -73,7 +73,11 @@ fn cut(line: &str, from: usize, to: usize) -> (String, usize) {
 
 /// The snippet of a finding and its label's span within it.
 fn snippet(file: &str, excerpt: &Excerpt, f: &Finding) -> (Snippet, SourceSpan) {
-    let target = excerpt.line(f.span.line);
+    // The file's own text is shown safely, one character for one, so the
+    // columns below are those of the file.
+    let line = |n: usize| super::visible(excerpt.line(n));
+    let target = line(f.span.line);
+    let target = target.as_ref();
     let chars: Vec<usize> = target.char_indices().map(|(b, _)| b).collect();
     let n = chars.len();
     let byte = |c: usize| chars.get(c).copied().unwrap_or(target.len());
@@ -93,7 +97,7 @@ fn snippet(file: &str, excerpt: &Excerpt, f: &Finding) -> (Snippet, SourceSpan) 
     let mut first_line = f.span.line.saturating_sub(1);
     let mut offset = 0;
     if f.span.line > 1 {
-        let (prev, _) = cut(excerpt.line(f.span.line - 1), from, to.max(from + WINDOW.min(MAX_LINE)));
+        let (prev, _) = cut(&line(f.span.line - 1), from, to.max(from + WINDOW.min(MAX_LINE)));
         window.push_str(&prev);
         window.push('\n');
         offset = window.len();
@@ -102,17 +106,23 @@ fn snippet(file: &str, excerpt: &Excerpt, f: &Finding) -> (Snippet, SourceSpan) 
     window.push_str(&shown);
     let mut lines = f.span.line - first_line;
     if f.span.line < excerpt.count() {
-        let next = excerpt.line(f.span.line + 1);
+        let next = line(f.span.line + 1);
         if !(f.span.line + 1 == excerpt.count() && next.is_empty()) {
-            let (next, _) = cut(next, from, to.max(from + WINDOW.min(MAX_LINE)));
+            let (next, _) = cut(&next, from, to.max(from + WINDOW.min(MAX_LINE)));
             window.push('\n');
             window.push_str(&next);
             lines += 1;
         }
     }
     let label = offset + label_from..offset + label_to.max(label_from);
-    let snippet =
-        Snippet { name: file.to_string(), window, first_line, line: f.span.line.saturating_sub(1), column: col, lines };
+    let snippet = Snippet {
+        name: super::visible(file).into_owned(),
+        window,
+        first_line,
+        line: f.span.line.saturating_sub(1),
+        column: col,
+        lines,
+    };
     (snippet, SourceSpan::from(label))
 }
 
@@ -125,7 +135,7 @@ struct Shown<'a> {
 
 impl std::fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.finding.message)
+        f.write_str(&super::visible(&self.finding.message))
     }
 }
 
@@ -142,7 +152,7 @@ impl Diagnostic for Shown<'_> {
         })
     }
     fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
-        self.finding.help.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+        self.finding.help.as_ref().map(|h| Box::new(super::visible(h)) as Box<dyn std::fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         Some(&self.source)
@@ -161,7 +171,8 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
             let (source, span) = snippet(&file.path, &file.lines, f);
             let shown = Shown { finding: f, source, span };
             if handler.render_report(&mut out, &shown).is_err() {
-                let _ = writeln!(out, "{}:{}:{}: {} {}", f.path, f.span.line, f.span.column, f.code, f.message);
+                let (path, message) = (super::visible(&f.path), super::visible(&f.message));
+                let _ = writeln!(out, "{path}:{}:{}: {} {message}", f.span.line, f.span.column, f.code);
             }
             // A blank line between findings (and before the summary).
             if !out.ends_with("\n\n") {

@@ -2,12 +2,14 @@
 
 use std::fmt::Write as _;
 
+use super::visible;
 use crate::lint::Report;
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for f in report.findings() {
-        let _ = writeln!(out, "{}:{}:{}: {} {}", f.path, f.span.line, f.span.column, f.code, f.message);
+        let (path, message) = (visible(&f.path), visible(&f.message));
+        let _ = writeln!(out, "{path}:{}:{}: {} {message}", f.span.line, f.span.column, f.code);
     }
     out
 }
