@@ -30,6 +30,18 @@ pub enum FileKind {
 /// Why a file named on the command line, or met in a walk, was not linted.
 pub const NOT_LINTABLE: &str = "not a runbook, env file, shell script or deployment file";
 
+/// Why a pipe, socket or device is not linted.
+pub const NOT_REGULAR: &str = "not a regular file";
+
+impl Skipped {
+    /// True when the file could not be read at all (as opposed to passed
+    /// over by choice: not ours, binary, too large): named on the command
+    /// line, that is an error.
+    pub fn unreadable(&self) -> bool {
+        self.reason.starts_with("cannot ") || self.reason == NOT_REGULAR || self.reason == "a symlink to nothing"
+    }
+}
+
 /// A file passed over, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Skipped {
@@ -192,10 +204,19 @@ pub fn walk_each(
     for p in paths {
         let abs = cwd.join(p);
         match std::fs::metadata(&abs) {
+            // A pipe or a device is not read (a pipe would wait for a writer).
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+                out.skipped.push(Skipped { path: p.clone(), reason: NOT_REGULAR.into() })
+            }
             Ok(meta) => roots.push((p, abs, meta.is_file())),
             // A dangling symlink is there, but cannot be read: say so.
-            Err(_) if std::fs::symlink_metadata(&abs).is_ok() => {
-                out.skipped.push(Skipped { path: p.clone(), reason: "a symlink to nothing".into() })
+            Err(e) if std::fs::symlink_metadata(&abs).is_ok() => {
+                let reason = if e.kind() == std::io::ErrorKind::NotFound {
+                    "a symlink to nothing".to_string()
+                } else {
+                    format!("cannot follow the symlink: {e}")
+                };
+                out.skipped.push(Skipped { path: p.clone(), reason })
             }
             Err(_) => return Err(MissingPath { path: p.clone() }),
         }

@@ -325,10 +325,41 @@ fn symlinks_are_passed_over_with_a_note_and_never_followed() {
     for link in ["alias.md", "dangling.md", "loop-a", "loop-b", "sub/up"] {
         assert!(r.stderr.contains(&format!("note: skipped {link}: a symbolic link (not followed)")), "{link}");
     }
-    // Named on the command line, a dangling link is said to be one.
-    let r = run_in(p, &["lint", "dangling.md"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("1 file passed over"), "{}", r.stdout);
+    // Named on the command line, a link that leads nowhere is an error (CI
+    // must not pass on a file it never read), the other files still linted.
+    let r = run_in(p, &["lint", "--format", "short", "dangling.md", "real.md"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(short(&r.stdout), ["real.md:1:22: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
+    assert!(flat(&r.stderr).contains("cannot lint dangling.md, named on the command line: a symlink to nothing"));
+    let r = run_in(p, &["lint", "loop-a"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        flat(&r.stderr).contains("cannot lint loop-a, named on the command line: cannot follow the symlink: Too many levels of symbolic links"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pipe_or_device_named_is_an_error_and_one_in_a_folder_is_not_read() {
+    let t = tree(&[("real.md", b"`--checkpoint-policy floor`\n")]);
+    let fifo = t.path().join("pipe.md");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    // In a folder: passed by (opening it would wait for a writer for ever).
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(short(&r.stdout), ["real.md:1:22: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
+    for named in ["pipe.md", "/dev/zero"] {
+        let r = run_in(t.path(), &["lint", named]);
+        assert_eq!(r.code, 2, "{named}: {}", r.stderr);
+        assert!(
+            flat(&r.stderr).contains(&format!("cannot lint {named}, named on the command line: not a regular file")),
+            "{}",
+            r.stderr
+        );
+    }
 }
 
 #[cfg(unix)]

@@ -139,7 +139,13 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     let mut builds: Vec<String> = Vec::new();
     let mut fail_on = Severity::Warning;
     let mut fixed = 0usize;
+    // The files named on the command line: one that cannot be read at all
+    // is an error, not a note (CI must not pass on a file it never read).
+    let mut named: Vec<PathBuf> = Vec::new();
     for group in groups(args, cfg, io)? {
+        if !args.staged {
+            named.extend(group.paths.iter().cloned());
+        }
         let cfg = &group.cfg;
         let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
         let name = cfg.engine_name(None);
@@ -289,8 +295,10 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         let text = report::render(&report, args.format, &ctx);
         io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     }
+    let unreadable: Vec<&crate::walk::Skipped> =
+        report.skipped.iter().filter(|s| s.unreadable() && named.contains(&s.path)).collect();
     if io.verbosity >= 0 {
-        for s in &report.skipped {
+        for s in report.skipped.iter().filter(|s| !unreadable.contains(s)) {
             // Files passed over because they are not ours: only with -v.
             if s.reason != crate::walk::NOT_LINTABLE || io.verbosity > 0 {
                 writeln!(io.err, "note: skipped {}: {}", s.path.display(), s.reason).map_err(super::OutputError)?;
@@ -307,6 +315,18 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
                 writeln!(io.err, "note: {}: judged against {engine} {}", f.path, f.tag).map_err(super::OutputError)?;
             }
         }
+    }
+    if let Some(first) = unreadable.first() {
+        let others = match unreadable.len() - 1 {
+            0 => String::new(),
+            n => format!(" (and {} more named file{})", n, if n == 1 { "" } else { "s" }),
+        };
+        return Err(miette::miette!(
+            help = "the other files were linted; a folder named instead passes over what it cannot read, with a note",
+            "cannot lint {}, named on the command line: {}{others}",
+            first.path.display(),
+            first.reason
+        ));
     }
     if !report.failed.is_empty() {
         return Err(miette::miette!(

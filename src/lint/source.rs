@@ -34,7 +34,7 @@ impl Source for Disk {
         let file = std::fs::File::open(&path).map_err(|e| format!("cannot read: {e}"))?;
         let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
         if !meta.is_file() {
-            return Err("not a regular file".into());
+            return Err(crate::walk::NOT_REGULAR.into());
         }
         if meta.len() > self.max_file_size {
             return Err(format!("larger than {} bytes", self.max_file_size));
