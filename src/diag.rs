@@ -30,6 +30,13 @@ impl FileError {
             let start = floor_boundary(text, r.start.min(end));
             start..end
         });
+        // An empty file has no line to draw the label under: it joins the
+        // message instead.
+        let (message, span) = if text.trim().is_empty() {
+            (format!("{message}: {label} (the file is empty)"), None)
+        } else {
+            (message, span)
+        };
         FileError {
             message,
             src: NamedSource::new(path.display().to_string(), text.to_string()),

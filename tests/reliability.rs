@@ -458,6 +458,49 @@ fn an_overlay_naming_an_unknown_flag_or_metric_points_at_the_name() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(flat(&r.stderr).contains("semantics.toml is not a valid overlay"), "{}", r.stderr);
     assert!(r.stderr.contains("unknown field `purpose`"), "{}", r.stderr);
+    // A newer schema is refused, as a catalogue's is; an empty file says why.
+    std::fs::write(t.path().join("cats/radiance/semantics.toml"), "schema = 5\nengine = \"radiance\"\n")
+        .expect("write");
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("semantics.toml has schema 5"), "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("this knobs reads schema 1 and older"), "{}", r.stderr);
+    std::fs::write(t.path().join("cats/radiance/semantics.toml"), "").expect("write");
+    std::fs::write(t.path().join("cats/radiance/v1.8.1.toml"), "\n").expect("write");
+    for file in ["v1.8.1.toml", "semantics.toml"] {
+        let r = run_in(t.path(), &["lint"]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        let what = if file == "semantics.toml" { "overlay" } else { "catalogue" };
+        assert!(
+            flat(&r.stderr)
+                .contains(&format!("{file} is not a valid {what}: missing field `schema` (the file is empty)")),
+            "{}",
+            r.stderr
+        );
+        std::fs::remove_file(t.path().join("cats/radiance").join(file)).expect("rm");
+    }
+}
+
+#[test]
+fn a_pin_without_a_catalogue_or_a_misnamed_catalogue_points_at_the_place() {
+    let t = tree(&[("run.md", b"`--port 1`\n"), ("knobs.toml", b"[pin]\ntag = \"v9.9.9\"\n")]);
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("no catalogue for radiance v9.9.9; known: v1.0.13, v1.8.1"), "{}", r.stderr);
+    assert!(r.stderr.contains("knobs.toml:2:1]") && r.stderr.contains("pinned here"), "{}", r.stderr);
+    // The command line's version is not knobs.toml's fault.
+    std::fs::write(t.path().join("knobs.toml"), "[catalog]\ndir = \"cats\"\n").expect("write");
+    let r = run_in(t.path(), &["lint", "--version", "v9.9.9"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(!r.stderr.contains("pinned here"), "{}", r.stderr);
+    // A catalogue of v1.8.1 saved as v7.7.7.toml would be read as v7.7.7.
+    let v181 = std::fs::read_to_string(support::fixtures().join("../catalog/radiance/v1.8.1.toml")).expect("catalogue");
+    std::fs::create_dir_all(t.path().join("cats/radiance")).expect("mkdir");
+    std::fs::write(t.path().join("cats/radiance/v7.7.7.toml"), v181).expect("write");
+    let r = run_in(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("v7.7.7.toml holds tag v1.8.1, not v7.7.7"), "{}", r.stderr);
+    assert!(r.stderr.contains("rename it v1.8.1.toml"), "{}", r.stderr);
 }
 
 #[test]

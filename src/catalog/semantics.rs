@@ -16,6 +16,9 @@ use crate::diag::FileError;
 
 pub const FILE_NAME: &str = "semantics.toml";
 
+/// The newest overlay schema this knobs reads.
+pub const SCHEMA: u32 = 1;
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Semantics {
@@ -75,6 +78,17 @@ impl Semantics {
     pub fn parse(path: &Path, text: &str) -> Result<Semantics, SemanticsError> {
         let mut sem: Semantics = toml::from_str(text)
             .map_err(|e| SemanticsError::File(Box::new(FileError::from_toml(path, text, "a valid overlay", &e))))?;
+        if sem.schema > SCHEMA {
+            let e = FileError::new(
+                path,
+                text,
+                crate::diag::find_key(text, "schema"),
+                format!("overlay {} has schema {}", path.display(), sem.schema),
+                &format!("this knobs reads schema {SCHEMA} and older"),
+            )
+            .with_help("upgrade knobs, or write the overlay in the schema it reads");
+            return Err(SemanticsError::File(Box::new(e)));
+        }
         sem.source = Some((path.to_path_buf(), text.to_string()));
         Ok(sem)
     }

@@ -127,6 +127,20 @@ impl Store {
                 let text = crate::bounded::read_to_string(&path, crate::bounded::CONFIG)
                     .map_err(|e| StoreError::Read { path: path.clone(), message: e.to_string() })?;
                 let c = parse(&path, &text)?;
+                // The file's name is how a pin finds it: a catalogue of
+                // another tag under this name would be read as this tag.
+                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                if !same_tag(&stem, &c.source.tag) {
+                    let e = FileError::new(
+                        &path,
+                        &text,
+                        crate::diag::find_key(&text, "tag"),
+                        format!("catalogue {} holds tag {}, not {stem}", path.display(), c.source.tag),
+                        &format!("the file name says {stem}"),
+                    )
+                    .with_help(format!("rename it {}.toml, or sync {stem} again", c.source.tag));
+                    return Err(StoreError::File(Box::new(e)));
+                }
                 // A synced catalogue replaces the same tag from earlier sources.
                 catalogs
                     .retain(|old| !(old.source.engine == c.source.engine && same_tag(&old.source.tag, &c.source.tag)));

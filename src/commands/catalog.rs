@@ -9,7 +9,7 @@ use crate::config::Config;
 
 pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let catalog = e.store.select(cfg.engine_name(None), args.tag.as_deref().or(cfg.tag.as_deref()))?;
+    let catalog = e.catalog(cfg.engine_name(None), args.tag.as_deref(), cfg)?;
     let text = match args.format {
         ShowFormat::Human => render::human(catalog),
         ShowFormat::Markdown => render::markdown(catalog),
@@ -39,7 +39,7 @@ pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Io<'_>) -> Res
     use crate::catalog::semantics::check;
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let sem = &e.semantics;
-    let catalog = e.store.select(cfg.engine_name(None), args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let catalog = e.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
     let problems = check(sem, catalog, &e.profile);
     for p in &problems {
         writeln!(io.err, "warning: {}/semantics.toml {}: {}", catalog.source.engine, p.at, p.message)

@@ -11,7 +11,7 @@ use crate::lint::rules::RULES;
 pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let name = cfg.engine_name(None);
-    let catalog = e.store.select(name, args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let catalog = e.catalog(name, args.version.as_deref(), cfg)?;
     let project = project(cfg, &e, catalog, io);
     let subject = explain::explain(&args.subject, catalog, &e.store.catalogs, &e.semantics, &e.profile, &project)?;
     let text = match args.format {
@@ -25,7 +25,7 @@ pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
 
 pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let catalog = e.store.select(cfg.engine_name(None), args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let catalog = e.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
     let width = catalog.flags.iter().map(|f| f.name.len()).max().unwrap_or(0);
     let mut text = String::new();
     for f in &catalog.flags {

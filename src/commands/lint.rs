@@ -149,7 +149,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         let cfg = &group.cfg;
         let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
         let name = cfg.engine_name(None);
-        let catalog = engine.store.select(name, args.version.as_deref().or(cfg.tag.as_deref()))?;
+        let catalog = engine.catalog(name, args.version.as_deref(), cfg)?;
         let all: &[Catalog] = &engine.store.catalogs;
         let mut extra = cfg.engine_commands.clone();
         extra.extend(cfg.serve_scripts.iter().cloned());

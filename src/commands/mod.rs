@@ -12,6 +12,7 @@ pub mod verify;
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
 use crate::catalog::semantics::Semantics;
 use crate::catalog::store::Store;
@@ -70,6 +71,30 @@ pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Io<'_>) -> Vec<P
     let mut dirs: Vec<PathBuf> = cfg.catalog_dir().into_iter().collect();
     dirs.extend(extra.map(|d| io.cwd.join(d)));
     dirs
+}
+
+impl Engine {
+    /// The catalogue a command judges against: the version the command line
+    /// names, else knobs.toml's `[pin] tag`, else the newest. A pin with no
+    /// catalogue points at the pin in knobs.toml.
+    pub fn catalog(&self, engine: &str, arg: Option<&str>, cfg: &Config) -> miette::Result<&Catalog> {
+        let tag = arg.or(cfg.tag.as_deref());
+        match self.store.select(engine, tag) {
+            Ok(c) => Ok(c),
+            Err(e @ crate::catalog::store::StoreError::UnknownTag { .. }) if arg.is_none() && cfg.path.is_some() => {
+                let span = crate::diag::find_key(&cfg.text, "tag").unwrap_or(0..0);
+                Err(cfg
+                    .error_at(
+                        span,
+                        e.to_string(),
+                        "pinned here",
+                        Some("run `knobs sync --tag TAG` to catalogue it (it writes beside knobs.toml), or pin a known version".into()),
+                    )
+                    .into())
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
 }
 
 /// Loads the engine the configuration (and `--engine`) names.

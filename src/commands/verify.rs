@@ -25,7 +25,7 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> 
     let timeout = Duration::from_secs_f64(args.timeout);
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let engine = cfg.engine_name(None);
-    let catalog = e.store.select(engine, args.version.as_deref().or(cfg.tag.as_deref()))?;
+    let catalog = e.catalog(engine, args.version.as_deref(), cfg)?;
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
 
     // Knob names first: a typo is the user's to fix before anything is read.
