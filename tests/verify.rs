@@ -54,10 +54,13 @@ fn answer(mut stream: TcpStream, routes: &[(&'static str, u16, String)]) {
         200 => "OK",
         404 => "Not Found",
         503 => "Service Unavailable",
+        302 => "Found",
         _ => "Other",
     };
+    // A redirect's body is where it points.
+    let location = if status == 302 { format!("location: {body}\r\n") } else { String::new() };
     let head = format!(
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain; version=0.0.4\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        "HTTP/1.1 {status} {reason}\r\n{location}content-type: text/plain; version=0.0.4\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
         body.len()
     );
     let _ = stream.write_all(head.as_bytes());
@@ -72,6 +75,7 @@ fn endpoint() -> String {
         ("/old/metrics", 200, text("metrics/v1.0.13.prom")),
         ("/malformed/metrics", 200, text("metrics/malformed.prom")),
         ("/loading/metrics", 503, "loading\n".to_string()),
+        ("/moved/metrics", 302, "http://elsewhere.invalid/metrics".to_string()),
     ])
 }
 
@@ -485,6 +489,19 @@ fn http_status_and_scheme_errors() {
     assert_eq!(out.code, 2);
     assert!(flat(&out.stderr).contains("the server answered 503 Service Unavailable"), "{}", out.stderr);
     assert!(flat(&out.stderr).contains("an engine answers 503 until its model is loaded: try again once it is"));
+    // A redirect is not followed (the scrape would be another endpoint's).
+    let out = verify(&["--cmdline", &argv("armed"), "--metrics", &format!("{url}/moved/metrics")]);
+    assert_eq!(out.code, 2);
+    assert!(
+        flat(&out.stderr).contains("the server answered 302 Found, to http://")
+            && out.stderr.contains("elsewhere.invalid/metrics"),
+        "{}",
+        out.stderr
+    );
+    assert!(flat(&out.stderr).contains("verify does not follow redirects"), "{}", out.stderr);
+    let out = verify(&["--cmdline", &argv("armed"), "--metrics", "http://127.0.0.1:99999/metrics"]);
+    assert_eq!(out.code, 2);
+    assert!(flat(&out.stderr).contains("`99999` is not a port (1 to 65535)"), "{}", out.stderr);
     let out = verify(&["--cmdline", &argv("armed"), "--metrics", "ftp://127.0.0.1/metrics"]);
     assert_eq!(out.code, 2);
     assert!(flat(&out.stderr).contains("cannot read ftp://127.0.0.1/metrics: `ftp` is not http or https"));

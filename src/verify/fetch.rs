@@ -40,6 +40,17 @@ pub fn read(spec: &str, cwd: &Path, timeout: Duration) -> Result<Scrape, VerifyE
     Ok(Scrape { text, from: spec.to_string(), is_file: true })
 }
 
+/// The port a URL names, as written (`[::1]:9090` → `9090`).
+fn port_of(url: &str) -> Option<&str> {
+    let authority = url.split_once("://")?.1.split(['/', '?', '#']).next()?;
+    let host_port = authority.rsplit('@').next()?;
+    if host_port.starts_with('[') {
+        host_port.split_once("]:").map(|(_, p)| p)
+    } else {
+        host_port.rsplit_once(':').map(|(_, p)| p)
+    }
+}
+
 /// GETs a URL, the whole exchange bounded by `timeout`.
 fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
     let scheme = url.split("://").next().unwrap_or("");
@@ -58,8 +69,24 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
             help: Some("scrape over plain http on the engine's own host, or save the scrape and pass the file".into()),
         });
     }
-    let agent: ureq::Agent =
-        ureq::Agent::config_builder().timeout_global(Some(timeout)).http_status_as_error(false).build().into();
+    // A port out of range would otherwise read as "nothing listens there".
+    if let Some(port) = port_of(url) {
+        if !port.is_empty() && port.parse::<u16>().map_or(true, |p| p == 0) {
+            return Err(VerifyError::Fetch {
+                url: url.to_string(),
+                message: format!("`{port}` is not a port (1 to 65535)"),
+                help: None,
+            });
+        }
+    }
+    // Redirects are not followed: a scrape that lands elsewhere would be
+    // judged as this endpoint's.
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .timeout_global(Some(timeout))
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
     let fail = |e: ureq::Error| match e {
         ureq::Error::Timeout(_) => VerifyError::Timeout { url: url.to_string(), seconds: timeout.as_secs_f64() },
         ureq::Error::Io(ref io) if io.kind() == std::io::ErrorKind::TimedOut => {
@@ -84,6 +111,14 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
     };
     let mut response = agent.get(url).call().map_err(fail)?;
     let status = response.status();
+    if status.is_redirection() {
+        let to = response.headers().get("location").and_then(|l| l.to_str().ok()).unwrap_or("nowhere named");
+        return Err(VerifyError::Fetch {
+            url: url.to_string(),
+            message: format!("the server answered {status}, to {to}"),
+            help: Some("verify does not follow redirects: pass the URL the metrics are served at".into()),
+        });
+    }
     if !status.is_success() {
         return Err(VerifyError::Fetch {
             url: url.to_string(),
@@ -93,4 +128,18 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
         });
     }
     response.body_mut().with_config().limit(MAX_BODY).read_to_string().map_err(fail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::port_of;
+
+    #[test]
+    fn the_port_as_written() {
+        assert_eq!(port_of("http://127.0.0.1:99999/m"), Some("99999"));
+        assert_eq!(port_of("http://[::1]:9090/metrics"), Some("9090"));
+        assert_eq!(port_of("http://[::1]/metrics"), None);
+        assert_eq!(port_of("http://u:pw@host/m"), None);
+        assert_eq!(port_of("http://host:8000?x=1"), Some("8000"));
+    }
 }
