@@ -333,3 +333,26 @@ fn https_and_ssh_remotes_time_out_cleanly() {
     }
     let _ = holder.join();
 }
+
+#[test]
+fn a_nested_knobs_toml_a_run_does_not_read_is_named() {
+    let t = tree(&[
+        ("knobs.toml", b"[pin]\ntag = \"v1.8.1\"\n"),
+        ("sub/knobs.toml", b"[lint]\nignore = [\"KNB002\"]\n"),
+        ("sub/b.env", b"CHECKPOINT_POLICY=floor\n"),
+    ]);
+    // From the top, sub/knobs.toml's ignore does not apply: said so.
+    let r = run_in(t.path(), &["lint", ".", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "warning: sub/knobs.toml is not read: a run uses the knobs.toml above each path it is given (lint sub to use this one)"
+        ),
+        "{}",
+        r.stderr
+    );
+    // Named, the folder is linted under its own knobs.toml: no warning.
+    let r = run_in(t.path(), &["lint", "sub", "--format", "short"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    assert!(!r.stderr.contains("is not read"), "{}", r.stderr);
+}

@@ -255,6 +255,23 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
             // A file a unit names as its env file was linted, not skipped.
             report.skipped.extend(walked.skipped.into_iter().filter(|s| !report.named_env.contains(&s.path)));
             report.excluded += walked.excluded;
+            // Each named path is linted under the nearest knobs.toml above it;
+            // one met further down is not read, and its settings would seem
+            // to apply: say so.
+            let in_use = cfg.path.as_ref().and_then(|p| p.canonicalize().ok());
+            for s in &report.skipped {
+                if s.path.file_name().is_some_and(|n| n == crate::config::FILE_NAME) {
+                    let found = io.cwd.join(&s.path).canonicalize().ok();
+                    if found.is_some() && found != in_use {
+                        let dir = s.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                        report.notes.push(format!(
+                            "{} is not read: a run uses the knobs.toml above each path it is given (lint {} to use this one)",
+                            s.path.display(),
+                            dir.display()
+                        ));
+                    }
+                }
+            }
             if args.fix || args.diff {
                 fixed +=
                     crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(super::OutputError)?;
