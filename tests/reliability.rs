@@ -287,6 +287,11 @@ fn terminal_escapes_in_a_file_are_shown_not_sent_to_the_terminal() {
     let at = lines.iter().position(|l| l.contains("│ radiance") && l.contains("␛]0;pwned␇")).expect("the line, shown");
     let column = |l: &str, pat: &str| l.find(pat).map(|b| l[..b].chars().count());
     assert_eq!(column(lines[at + 1], "─"), column(lines[at], "\"fl␛"), "{}", r.stdout);
+    // A file's name in a note, too.
+    std::fs::write(t.path().join("x\u{1b}[31m.txt"), "x").expect("write");
+    let r = run_in(t.path(), &["-v", "lint"]);
+    assert!(r.stderr.contains("note: skipped x␛[31m.txt: not a runbook"), "{}", r.stderr);
+    assert!(!r.stderr.contains('\u{1b}'), "{:?}", r.stderr);
 }
 
 #[test]

@@ -318,11 +318,13 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
         for s in report.skipped.iter().filter(|s| !unreadable.contains(s)) {
             // Files passed over because they are not ours: only with -v.
             if s.reason != crate::walk::NOT_LINTABLE || io.verbosity > 0 {
-                writeln!(io.err, "note: skipped {}: {}", s.path.display(), s.reason).map_err(super::OutputError)?;
+                let path = s.path.display().to_string();
+                writeln!(io.err, "note: skipped {}: {}", crate::report::visible(&path), s.reason)
+                    .map_err(super::OutputError)?;
             }
         }
         for n in report.all_notes() {
-            writeln!(io.err, "warning: {n}").map_err(super::OutputError)?;
+            writeln!(io.err, "warning: {}", crate::report::visible(n)).map_err(super::OutputError)?;
         }
     }
     if io.verbosity > 0 {
