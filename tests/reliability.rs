@@ -96,7 +96,7 @@ fn hostile_deployment_files_are_notes_not_crashes() {
         );
     }
     assert!(r.stderr.contains("warning: chain.rules.yaml: line 5:"), "{}", r.stderr);
-    assert!(r.stderr.contains("(more than 1000 operators)"), "{}", r.stderr);
+    assert!(r.stderr.contains("(more than 500 operators)"), "{}", r.stderr);
     assert!(!r.stderr.contains("knobs failed"), "{}", r.stderr);
 }
 

@@ -20,7 +20,7 @@ const MAX_DEPTH: usize = 128;
 /// the square of a chain's length (`a + 1 + 1 …`: 20,000 terms took 2.6 s);
 /// past this bound a query is refused with a note, which keeps the cost per
 /// byte of a file bounded. Real queries hold tens of operators.
-const MAX_OPERATORS: usize = 1_000;
+const MAX_OPERATORS: usize = 500;
 
 /// Functions over a range vector that a histogram quantile reads through.
 const RANGE_FUNCTIONS: &[&str] =
@@ -304,9 +304,9 @@ mod tests {
             }
             let mut out = Scan::default();
             let e = scan(&chain, 0..chain.len(), &chain, &|_, _| Span::default(), ctx, &mut out).expect_err("long");
-            assert_eq!(e, "more than 1000 operators");
+            assert_eq!(e, "more than 500 operators");
             // Below the bound: read.
-            let q = format!("radiance:engine_steps_total{}", " + 1".repeat(900));
+            let q = format!("radiance:engine_steps_total{}", " + 1".repeat(450));
             assert!(scan(&q, 0..q.len(), &q, &|_, _| Span::default(), ctx, &mut out).is_ok());
             assert_eq!(operators("a and b OR c unless d{x=\"y\"} - -1"), 6);
         });
