@@ -471,6 +471,35 @@ fn sync_runs_no_filters_hooks_or_checkout() {
     assert_eq!(files_under(&t.path().join("out")), ["radiance/v1.toml"]);
 }
 
+#[test]
+fn a_repo_path_that_does_not_exist_is_said_so_and_leaves_nothing() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let relative = t.path().join("no/such/repo").display().to_string();
+    for (repo, path) in [
+        ("/nonexistent/x", "/nonexistent/x"),
+        ("file:///nonexistent/x", "/nonexistent/x"),
+        ("no/such/repo", relative.as_str()),
+    ] {
+        let r = knobs(t.path(), &["sync", "--repo", repo, "--tag", "v1", "--out", "out"]);
+        assert_eq!(r.code, 2, "{repo}: {}", r.stderr);
+        let said = words(&r.stderr);
+        assert!(said.contains(&format!("cannot read repository `{repo}`: {path} does not exist")), "{said}");
+        assert!(
+            said.contains("a local repository is read in place; a remote needs a URL (https://, ssh://, git://, file://) or host:org/repo"),
+            "{said}"
+        );
+        assert!(!said.contains("unsupported URL protocol"), "{said}");
+        // Nothing is made for it: no cache folder, no lock file.
+        assert!(!t.path().join(".knobs-cache").exists(), "{repo} left a cache behind");
+        assert!(!t.path().join("out").exists());
+    }
+}
+
+/// Text with miette's wrapping undone: words joined by single spaces.
+fn words(s: &str) -> String {
+    s.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
+}
+
 /// The umask the test (and the knobs it starts) runs under.
 #[cfg(unix)]
 fn umask() -> u32 {

@@ -15,6 +15,12 @@ pub enum SourceError {
         help("check the URL or path; knobs fetches into a bare cache and never checks out")
     )]
     Unreachable { repo: String, message: String },
+    #[error("cannot read repository `{repo}`: {} does not exist", path.display())]
+    #[diagnostic(
+        code(knobs::source::no_such_path),
+        help("a local repository is read in place; a remote needs a URL (https://, ssh://, git://, file://) or host:org/repo")
+    )]
+    NoSuchPath { repo: String, path: PathBuf },
     #[diagnostic(code(knobs::source::tag))]
     #[error("tag `{tag}` not found in `{repo}`{}", nearest_text(.nearest))]
     TagNotFound { tag: String, repo: String, nearest: Vec<String> },
@@ -226,6 +232,17 @@ impl PinnedTree {
             return PinnedTree::at_tag(git, repo, tag, Origin::Local);
         }
         let url = fetch_url(repo, base);
+        // A path that does not exist is said so before anything is made in
+        // the cache for it.
+        let missing = match url.strip_prefix("file://") {
+            Some(path) if path.starts_with('/') => Some(PathBuf::from(path)),
+            Some(_) => None,
+            None if !url.contains("://") => Some(local),
+            None => None,
+        };
+        if let Some(path) = missing.filter(|p| !p.exists()) {
+            return Err(SourceError::NoSuchPath { repo: repo.to_string(), path });
+        }
         let dir = cache.join("repos").join(cache_name(&url));
         let cache_err = |e: std::io::Error| SourceError::Cache { path: dir.clone(), message: e.to_string() };
         let parent = dir.parent().unwrap_or(cache).to_path_buf();
