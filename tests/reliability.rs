@@ -500,6 +500,106 @@ fn words(s: &str) -> String {
     s.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
 }
 
+/// A web server on loopback that answers every request with `200 OK` and
+/// then one header line a second, never ending the headers, until `stop`.
+fn dribbling_server() -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopped = std::sync::Arc::clone(&stop);
+    listener.set_nonblocking(true).expect("nonblocking");
+    std::thread::spawn(move || {
+        while !stopped.load(Ordering::Relaxed) {
+            let Ok((mut conn, _)) = listener.accept() else {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            };
+            let stopped = std::sync::Arc::clone(&stopped);
+            std::thread::spawn(move || {
+                let _ = conn.set_nonblocking(false);
+                let mut line: &[u8] = b"HTTP/1.1 200 OK\r\n";
+                while !stopped.load(Ordering::Relaxed) && conn.write_all(line).is_ok() {
+                    line = b"X-a: b\r\n";
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            });
+        }
+    });
+    (port, stop)
+}
+
+/// Starts `knobs sync --repo URL` with a private cache in `dir`.
+fn start_sync(dir: &Path, url: &str, timeout: &str) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_knobs"))
+        .args(["sync", "--repo", url, "--tag", "v1", "--out", "out"])
+        .current_dir(dir)
+        .env("KNOBS_CACHE_DIR", dir.join("cache"))
+        .env("KNOBS_GIT_TIMEOUT", timeout)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run knobs")
+}
+
+/// Waits for `child` to end; kills it and fails after `limit`.
+fn finish(mut child: std::process::Child, limit: std::time::Duration) -> (support::Output, std::time::Duration) {
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("knobs was still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    let output = support::Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (output, started.elapsed())
+}
+
+/// The names in `<dir>/cache/repos`, sorted.
+fn cached(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("cache/repos"))
+        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A server that sends a status line and then one header line a second
+/// keeps every socket wait short of the timeout; the fetch is abandoned when
+/// it has made no progress for twice the timeout.
+#[test]
+fn a_server_that_dribbles_headers_is_abandoned_at_the_deadline() {
+    let (port, stop) = dribbling_server();
+    let t = tempfile::tempdir().expect("tempdir");
+    let url = format!("http://127.0.0.1:{port}/r.git");
+    let (r, took) = finish(start_sync(t.path(), &url, "2"), std::time::Duration::from_secs(30));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    eprintln!("dribbling server: knobs ended after {took:?}");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let said = words(&r.stderr);
+    assert!(
+        said.contains(&format!("cannot read repository `{url}`: the fetch was abandoned after 4 s without progress (the limit is 2 × KNOBS_GIT_TIMEOUT = 2 × 2 s)")),
+        "{said}"
+    );
+    assert!(
+        said.contains("KNOBS_GIT_TIMEOUT (seconds, default 30) sets the limits: a fetch is abandoned after 2× it without progress, and after 120× it in all"),
+        "{said}"
+    );
+    // Nothing written, nothing half-fetched moved into the cache, no
+    // temporary folder left.
+    assert!(!t.path().join("out").exists());
+    assert!(cached(t.path()).is_empty(), "{:?}", cached(t.path()));
+}
+
 /// The umask the test (and the knobs it starts) runs under.
 #[cfg(unix)]
 fn umask() -> u32 {
