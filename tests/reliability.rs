@@ -600,6 +600,52 @@ fn a_server_that_dribbles_headers_is_abandoned_at_the_deadline() {
     assert!(cached(t.path()).is_empty(), "{:?}", cached(t.path()));
 }
 
+/// A sync killed mid-fetch leaves its temporary folder; the next sync of
+/// the same cache removes it, whichever repository that sync is for.
+#[test]
+fn a_killed_syncs_temporary_folder_is_removed_by_the_next_sync() {
+    let (port, stop) = dribbling_server();
+    let t = tempfile::tempdir().expect("tempdir");
+    let url = format!("http://127.0.0.1:{port}/r.git");
+    let kill_mid_fetch = || {
+        let mut child = start_sync(t.path(), &url, "30");
+        let started = std::time::Instant::now();
+        while !cached(t.path()).iter().any(|n| n.starts_with(".fetch-")) {
+            assert!(started.elapsed() < std::time::Duration::from_secs(10), "no fetch folder appeared");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.kill().expect("kill");
+        let _ = child.wait();
+        let left = cached(t.path());
+        assert!(left.len() == 1 && left[0].starts_with(".fetch-"), "{left:?}");
+    };
+    // The same repository's next sync, holding its lock, removes it (and
+    // fails in turn, leaving nothing of its own).
+    kill_mid_fetch();
+    let (r, _) = finish(start_sync(t.path(), &url, "1"), std::time::Duration::from_secs(20));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(cached(t.path()).is_empty(), "{:?}", cached(t.path()));
+    // Another repository's sync removes it too: nothing holds its lock.
+    kill_mid_fetch();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let repo = support::radiance_repo(t.path());
+    let other = format!("file://{}", repo.display());
+    let (r, _) = finish(
+        std::process::Command::new(env!("CARGO_BIN_EXE_knobs"))
+            .args(["sync", "--repo", &other, "--tag", "v1.8.1", "--out", "out"])
+            .current_dir(t.path())
+            .env("KNOBS_CACHE_DIR", t.path().join("cache"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run knobs"),
+        std::time::Duration::from_secs(20),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let left = cached(t.path());
+    assert!(left.len() == 1 && left[0].starts_with("radiance-"), "{left:?}");
+}
+
 /// The umask the test (and the knobs it starts) runs under.
 #[cfg(unix)]
 fn umask() -> u32 {

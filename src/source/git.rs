@@ -19,6 +19,10 @@ const IDLE_FACTOR: u64 = 2;
 /// or not (an hour at the default 30 s).
 const OVERALL_FACTOR: u64 = 120;
 
+/// A temporary folder in the cache whose owner cannot be told (left by an
+/// older knobs) is removed once it is this old.
+const STALE_AGE: Duration = Duration::from_secs(24 * 60 * 60);
+
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum SourceError {
     #[error("cannot read repository `{repo}`: {message}")]
@@ -344,6 +348,48 @@ fn fetch_now(path: &Path, url: &str, origin: &str, watch: &Arc<Watch>) -> Result
     )
 }
 
+/// Removes the temporary folders (`.fetch-<name>-*`, `.corrupt-<name>-*`)
+/// that killed syncs left in the cache's `repos` folder, only when no sync
+/// can be using them: `own`'s while its lock is held (the caller holds it),
+/// another repository's when its lock can be taken now, and one whose owner
+/// cannot be told (an older knobs named them `.fetch-XXXXXX`) once it is a
+/// day old. Failures are ignored: a folder left now is tried next time.
+fn remove_leftovers(repos: &Path, locks: &Path, own: &str) {
+    let Ok(entries) = std::fs::read_dir(repos) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(".fetch-").or_else(|| n.strip_prefix(".corrupt-")))
+        else {
+            continue;
+        };
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        // A cache name is `<stem>-<hash>.git`, its stem free of dots.
+        let owner = rest.find(".git-").map(|i| &rest[..i + 4]);
+        // The other repository's lock, held while its folder is removed.
+        let mut held = None;
+        let stale = match owner {
+            Some(owner) if owner == own => true,
+            Some(owner) => {
+                held = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(locks.join(format!("{owner}.lock")))
+                    .ok()
+                    .filter(|lock| lock.try_lock().is_ok());
+                held.is_some()
+            }
+            None => {
+                entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t.elapsed().is_ok_and(|age| age >= STALE_AGE))
+            }
+        };
+        if stale {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+        drop(held);
+    }
+}
+
 /// True when the cache has the tag and its commit and root tree can be read.
 fn healthy_at(repo: &Repository, tag: &str) -> bool {
     find_tag(repo, tag).is_some_and(|c| c.tree().is_ok())
@@ -400,6 +446,7 @@ impl PinnedTree {
         std::fs::create_dir_all(&locks).map_err(cache_err)?;
         let lock = std::fs::File::create(locks.join(format!("{name}.lock"))).map_err(cache_err)?;
         lock.lock().map_err(cache_err)?;
+        remove_leftovers(&parent, &locks, &name);
         let (git, from_cache) = match Repository::open_bare(&dir) {
             Ok(git) if healthy_at(&git, tag) => (git, true),
             Ok(git) if git.find_reference(&format!("refs/tags/{tag}")).is_err() => {
@@ -416,8 +463,12 @@ impl PinnedTree {
                     let _ = std::fs::remove_dir_all(&aside);
                 }
                 // Fetched into a fresh folder, then moved into place, so an
-                // interrupted fetch never leaves a half cache behind.
-                let tmp = tempfile::Builder::new().prefix(".fetch-").tempdir_in(&parent).map_err(cache_err)?;
+                // interrupted fetch never leaves a half cache behind. Its name
+                // says whose it is, so a later sync can tell when it is stale.
+                let tmp = tempfile::Builder::new()
+                    .prefix(&format!(".fetch-{name}-"))
+                    .tempdir_in(&parent)
+                    .map_err(cache_err)?;
                 drop(Repository::init_bare(tmp.path())?);
                 fetch(tmp.path(), &url, repo)?;
                 let staged = tmp.keep();
@@ -594,6 +645,37 @@ mod tests {
         drop(tx);
         let err = wait_for(&rx, &Watch::new(), &Limits::from_timeout(30), "r.git").expect_err("no result");
         assert_eq!(err.to_string(), "cannot read repository `r.git`: the fetch stopped without a result");
+    }
+
+    #[test]
+    fn leftovers_go_only_when_no_sync_can_be_using_them() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let (repos, locks) = (tmp.path().join("repos"), tmp.path().join("locks"));
+        let (own, busy, idle) = (cache_name("/a/own"), cache_name("/a/busy"), cache_name("/a/idle"));
+        for name in [
+            format!(".fetch-{own}-aaaaaa"),
+            format!(".corrupt-{own}-12"),
+            format!(".fetch-{busy}-bbbbbb"),
+            format!(".fetch-{idle}-cccccc"),
+            ".fetch-oldold".to_string(),
+            ".fetch-newnew".to_string(),
+            own.clone(),
+        ] {
+            std::fs::create_dir_all(repos.join(name).join("objects")).expect("mkdir");
+        }
+        std::fs::create_dir_all(&locks).expect("mkdir");
+        let busy_lock = std::fs::File::create(locks.join(format!("{busy}.lock"))).expect("lock");
+        busy_lock.lock().expect("lock");
+        std::fs::File::create(locks.join(format!("{idle}.lock"))).expect("lock");
+        let two_days = std::time::SystemTime::now() - Duration::from_secs(2 * 24 * 60 * 60);
+        std::fs::File::open(repos.join(".fetch-oldold")).and_then(|f| f.set_modified(two_days)).expect("age");
+        remove_leftovers(&repos, &locks, &own);
+        let mut left: Vec<String> = std::fs::read_dir(&repos)
+            .expect("repos")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [format!(".fetch-{busy}-bbbbbb"), ".fetch-newnew".to_string(), own]);
     }
 
     #[test]
