@@ -643,6 +643,181 @@ fn sync_runs_no_filters_hooks_or_checkout() {
     assert_eq!(files_under(&t.path().join("out")), ["radiance/v1.toml"]);
 }
 
+#[test]
+fn a_repo_path_that_does_not_exist_is_said_so_and_leaves_nothing() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let relative = t.path().join("no/such/repo").display().to_string();
+    for (repo, path) in [
+        ("/nonexistent/x", "/nonexistent/x"),
+        ("file:///nonexistent/x", "/nonexistent/x"),
+        ("no/such/repo", relative.as_str()),
+    ] {
+        let r = knobs(t.path(), &["sync", "--repo", repo, "--tag", "v1", "--out", "out"]);
+        assert_eq!(r.code, 2, "{repo}: {}", r.stderr);
+        let said = words(&r.stderr);
+        assert!(said.contains(&format!("cannot read repository `{repo}`: {path} does not exist")), "{said}");
+        assert!(
+            said.contains("a local repository is read in place; a remote needs a URL (https://, ssh://, git://, file://) or host:org/repo"),
+            "{said}"
+        );
+        assert!(!said.contains("unsupported URL protocol"), "{said}");
+        // Nothing is made for it: no cache folder, no lock file.
+        assert!(!t.path().join(".knobs-cache").exists(), "{repo} left a cache behind");
+        assert!(!t.path().join("out").exists());
+    }
+}
+
+/// Text with miette's wrapping undone: words joined by single spaces.
+fn words(s: &str) -> String {
+    s.split_whitespace().filter(|w| *w != "│").collect::<Vec<_>>().join(" ")
+}
+
+/// A web server on loopback that answers every request with `200 OK` and
+/// then one header line a second, never ending the headers, until `stop`.
+fn dribbling_server() -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopped = std::sync::Arc::clone(&stop);
+    listener.set_nonblocking(true).expect("nonblocking");
+    std::thread::spawn(move || {
+        while !stopped.load(Ordering::Relaxed) {
+            let Ok((mut conn, _)) = listener.accept() else {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                continue;
+            };
+            let stopped = std::sync::Arc::clone(&stopped);
+            std::thread::spawn(move || {
+                let _ = conn.set_nonblocking(false);
+                let mut line: &[u8] = b"HTTP/1.1 200 OK\r\n";
+                while !stopped.load(Ordering::Relaxed) && conn.write_all(line).is_ok() {
+                    line = b"X-a: b\r\n";
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            });
+        }
+    });
+    (port, stop)
+}
+
+/// Starts `knobs sync --repo URL` with a private cache in `dir`.
+fn start_sync(dir: &Path, url: &str, timeout: &str) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_knobs"))
+        .args(["sync", "--repo", url, "--tag", "v1", "--out", "out"])
+        .current_dir(dir)
+        .env("KNOBS_CACHE_DIR", dir.join("cache"))
+        .env("KNOBS_GIT_TIMEOUT", timeout)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run knobs")
+}
+
+/// Waits for `child` to end; kills it and fails after `limit`.
+fn finish(mut child: std::process::Child, limit: std::time::Duration) -> (support::Output, std::time::Duration) {
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("knobs was still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    let output = support::Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (output, started.elapsed())
+}
+
+/// The names in `<dir>/cache/repos`, sorted.
+fn cached(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("cache/repos"))
+        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// A server that sends a status line and then one header line a second
+/// keeps every socket wait short of the timeout; the fetch is abandoned when
+/// it has made no progress for twice the timeout.
+#[test]
+fn a_server_that_dribbles_headers_is_abandoned_at_the_deadline() {
+    let (port, stop) = dribbling_server();
+    let t = tempfile::tempdir().expect("tempdir");
+    let url = format!("http://127.0.0.1:{port}/r.git");
+    let (r, took) = finish(start_sync(t.path(), &url, "2"), std::time::Duration::from_secs(30));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    eprintln!("dribbling server: knobs ended after {took:?}");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let said = words(&r.stderr);
+    assert!(
+        said.contains(&format!("cannot read repository `{url}`: the fetch was abandoned after 4 s without progress (the limit is 2 × KNOBS_GIT_TIMEOUT = 2 × 2 s)")),
+        "{said}"
+    );
+    assert!(
+        said.contains("KNOBS_GIT_TIMEOUT (seconds, default 30) sets the limits: a fetch is abandoned after 2× it without progress, and after 120× it in all"),
+        "{said}"
+    );
+    // Nothing written, nothing half-fetched moved into the cache, no
+    // temporary folder left.
+    assert!(!t.path().join("out").exists());
+    assert!(cached(t.path()).is_empty(), "{:?}", cached(t.path()));
+}
+
+/// A sync killed mid-fetch leaves its temporary folder; the next sync of
+/// the same cache removes it, whichever repository that sync is for.
+#[test]
+fn a_killed_syncs_temporary_folder_is_removed_by_the_next_sync() {
+    let (port, stop) = dribbling_server();
+    let t = tempfile::tempdir().expect("tempdir");
+    let url = format!("http://127.0.0.1:{port}/r.git");
+    let kill_mid_fetch = || {
+        let mut child = start_sync(t.path(), &url, "30");
+        let started = std::time::Instant::now();
+        while !cached(t.path()).iter().any(|n| n.starts_with(".fetch-")) {
+            assert!(started.elapsed() < std::time::Duration::from_secs(10), "no fetch folder appeared");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.kill().expect("kill");
+        let _ = child.wait();
+        let left = cached(t.path());
+        assert!(left.len() == 1 && left[0].starts_with(".fetch-"), "{left:?}");
+    };
+    // The same repository's next sync, holding its lock, removes it (and
+    // fails in turn, leaving nothing of its own).
+    kill_mid_fetch();
+    let (r, _) = finish(start_sync(t.path(), &url, "1"), std::time::Duration::from_secs(20));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(cached(t.path()).is_empty(), "{:?}", cached(t.path()));
+    // Another repository's sync removes it too: nothing holds its lock.
+    kill_mid_fetch();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let repo = support::radiance_repo(t.path());
+    let other = format!("file://{}", repo.display());
+    let (r, _) = finish(
+        std::process::Command::new(env!("CARGO_BIN_EXE_knobs"))
+            .args(["sync", "--repo", &other, "--tag", "v1.8.1", "--out", "out"])
+            .current_dir(t.path())
+            .env("KNOBS_CACHE_DIR", t.path().join("cache"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run knobs"),
+        std::time::Duration::from_secs(20),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let left = cached(t.path());
+    assert!(left.len() == 1 && left[0].starts_with("radiance-"), "{left:?}");
+}
+
 /// The umask the test (and the knobs it starts) runs under.
 #[cfg(unix)]
 fn umask() -> u32 {
