@@ -95,11 +95,22 @@ def bash_block(r):
     return "\n".join(lines)
 
 
+# Gauges are not rated (KNB012 would rightly flag every `rate` over one):
+# a panel takes their peak over the window instead.
+GAUGES = {
+    "radiance:decode_tokens_per_second",
+    "radiance:num_requests_preempted",
+    "vllm:num_requests_running",
+    "vllm:num_requests_waiting",
+}
+
+
 def promql_block(r):
     m = r.choice(METRICS)
     if r.random() < 0.02:
         m = r.choice([x for k, x in MISTAKES if k == "metric"])
-    return f"```promql\nsum by (instance) (rate({m}[5m]))\n```"
+    over = "max_over_time" if m in GAUGES else "rate"
+    return f"```promql\nsum by (instance) ({over}({m}[5m]))\n```"
 
 
 def runbook(r, i):
