@@ -51,12 +51,7 @@ pub fn scan(
     if operators(query) > MAX_OPERATORS {
         return Err(format!("more than {MAX_OPERATORS} operators"));
     }
-    // The parser is another crate's: a panic in it is a refusal here.
-    let parsed = std::panic::catch_unwind(|| parser::parse(query))
-        .map_err(|_| "the PromQL parser failed on this query".to_string())?;
-    let expr = parsed.map_err(|e| e.to_string())?;
-    let mut found = Vec::new();
-    selectors(&expr, &mut found);
+    let found = read_cached(query)?;
     let raw_text = file.get(raw.clone()).unwrap_or("");
     let mut cursor = 0;
     for sel in found {
@@ -153,7 +148,50 @@ fn find_grouping(text: &str, label: &str) -> Option<usize> {
     None
 }
 
+/// Distinct queries remembered per thread before the memory is cleared.
+const CACHE_ENTRIES: usize = 4096;
+
+/// Longest query text remembered.
+const CACHED_LEN: usize = 4096;
+
+thread_local! {
+    /// What each query text read as. Runbooks repeat the same panels' queries
+    /// from file to file, and one parse costs about 20 µs (promql-parser's LR
+    /// parser: 10,500 blocks were a third of a 6,000-file vault's lint time).
+    static READ: std::cell::RefCell<std::collections::HashMap<String, Result<Vec<Selector>, QueryError>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// The selectors of `query`, parsed once per thread for each distinct text.
+fn read_cached(query: &str) -> Result<Vec<Selector>, QueryError> {
+    if let Some(known) = READ.with(|c| c.borrow().get(query).cloned()) {
+        return known;
+    }
+    // The parser is another crate's: a panic in it is a refusal here.
+    let read = std::panic::catch_unwind(|| parser::parse(query))
+        .map_err(|_| "the PromQL parser failed on this query".to_string())
+        .and_then(|parsed| parsed.map_err(|e| e.to_string()))
+        .map(|expr| {
+            let mut found = Vec::new();
+            selectors(&expr, &mut found);
+            found
+        });
+    // Only short texts are kept: the memory stays bounded (4096 × 4 KiB).
+    if query.len() > CACHED_LEN {
+        return read;
+    }
+    READ.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= CACHE_ENTRIES {
+            c.clear();
+        }
+        c.insert(query.to_string(), read.clone());
+    });
+    read
+}
+
 /// A selector and how the query uses it.
+#[derive(Debug, Clone)]
 struct Selector {
     name: String,
     pattern: bool,
@@ -290,6 +328,27 @@ mod tests {
         let gauge = read("increase(vllm:num_requests_running[5m]) + vllm:num_requests_running");
         assert_eq!(gauge[0].1.as_deref(), Some("increase"));
         assert_eq!((gauge[1].1.as_deref(), gauge[1].4), (None, 42), "the second occurrence is found in order");
+    }
+
+    #[test]
+    fn a_query_read_again_reads_the_same_and_long_ones_are_not_kept() {
+        let q = "sum by (job) (rate(radiance:engine_steps_total{job=\"a\"}[5m]))";
+        type Read = Result<Vec<(String, Option<String>, Vec<String>)>, QueryError>;
+        let names = |r: &Result<Vec<Selector>, QueryError>| -> Read {
+            r.clone().map(|v| v.iter().map(|s| (s.name.clone(), s.func.clone(), s.labels.clone())).collect::<Vec<_>>())
+        };
+        let first = read_cached(q);
+        assert_eq!(
+            names(&first),
+            Ok(vec![("radiance:engine_steps_total".to_string(), Some("rate".to_string()), vec!["job".to_string()])])
+        );
+        assert_eq!(names(&read_cached(q)), names(&first));
+        assert!(READ.with(|c| c.borrow().contains_key(q)));
+        // A refusal is remembered as one.
+        assert!(read_cached("rate(x[5m]").is_err() && read_cached("rate(x[5m]").is_err());
+        let long = format!("up{{a=\"{}\"}}", "x".repeat(CACHED_LEN));
+        assert!(read_cached(&long).is_ok());
+        assert!(!READ.with(|c| c.borrow().contains_key(&long)), "a long text is not kept");
     }
 
     #[test]
