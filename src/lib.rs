@@ -22,7 +22,7 @@ pub mod walk;
 use std::ffi::OsString;
 use std::io::Write;
 
-use commands::{Io, Outcome};
+use commands::{Outcome, Run};
 
 /// Exit status: nothing found.
 pub const EXIT_CLEAN: u8 = 0;
@@ -69,7 +69,7 @@ where
         cli::ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
     let verbosity = if cli.quiet { -1 } else { i8::try_from(cli.verbose).unwrap_or(i8::MAX) };
-    let mut io = Io {
+    let mut io = Run {
         out,
         err,
         cwd: cwd.to_path_buf(),
@@ -91,7 +91,7 @@ where
     }
 }
 
-fn dispatch(cli: &cli::Cli, io: &mut Io<'_>) -> miette::Result<Outcome> {
+fn dispatch(cli: &cli::Cli, io: &mut Run<'_>) -> miette::Result<Outcome> {
     // These need no configuration, so a broken knobs.toml cannot stop them.
     match &cli.command {
         cli::Command::Completions { shell } => return commands::meta::completions(*shell, io),

@@ -2,12 +2,12 @@
 
 use miette::{IntoDiagnostic, Result};
 
-use super::{Io, Outcome};
+use super::{Outcome, Run};
 use crate::catalog::{diff, render};
 use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
 use crate::config::Config;
 
-pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let catalog = e.catalog(cfg.engine_name(None), args.tag.as_deref(), cfg)?;
     let text = match args.format {
@@ -19,7 +19,7 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let engine = cfg.engine_name(None);
     let from = e.store.get(engine, &args.from)?;
@@ -35,7 +35,7 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
 
 /// `knobs catalog check`: the overlay against a catalogue. Problems are
 /// warnings, and make the exit status 1.
-pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     use crate::catalog::semantics::check;
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let sem = &e.semantics;

@@ -2,13 +2,13 @@
 
 use miette::Result;
 
-use super::{Io, Outcome};
+use super::{Outcome, Run};
 use crate::cli::{ExplainArgs, ExplainFormat, FlagsArgs};
 use crate::config::Config;
 use crate::explain;
 use crate::lint::rules::RULES;
 
-pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let name = cfg.engine_name(None);
     let catalog = e.catalog(name, args.version.as_deref(), cfg)?;
@@ -23,7 +23,7 @@ pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
     Ok(Outcome::Clean)
 }
 
-pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let catalog = e.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
     let width = catalog.flags.iter().map(|f| f.name.len()).max().unwrap_or(0);
@@ -43,7 +43,7 @@ pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome>
     Ok(Outcome::Clean)
 }
 
-pub fn rules(io: &mut Io<'_>) -> Result<Outcome> {
+pub fn rules(io: &mut Run<'_>) -> Result<Outcome> {
     let mut text = String::new();
     let width = RULES.iter().map(|r| r.name.len()).max().unwrap_or(0);
     for r in RULES {
@@ -60,7 +60,7 @@ pub(crate) fn project(
     cfg: &Config,
     e: &super::Engine,
     catalog: &crate::catalog::model::Catalog,
-    io: &Io<'_>,
+    io: &Run<'_>,
 ) -> explain::Project {
     use crate::lint::{scan, Disk, Settings, Source};
     use crate::walk::FileKind;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use miette::{miette, Result};
 
-use super::{Io, Outcome};
+use super::{Outcome, Run};
 use crate::source::Worktree;
 
 /// The line that marks a hook as written by knobs.
@@ -36,7 +36,7 @@ fn write_hook(path: &Path, text: &str) -> Result<()> {
     crate::commands::sync::write_atomic_mode(path, text, 0o755)
 }
 
-pub fn install(force: bool, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn install(force: bool, io: &mut Run<'_>) -> Result<Outcome> {
     let tree = Worktree::discover(&io.cwd)?;
     let dir = tree.hooks_dir();
     let path = dir.join("pre-commit");
@@ -73,7 +73,7 @@ pub fn install(force: bool, io: &mut Io<'_>) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-pub fn uninstall(io: &mut Io<'_>) -> Result<Outcome> {
+pub fn uninstall(io: &mut Run<'_>) -> Result<Outcome> {
     let tree = Worktree::discover(&io.cwd)?;
     let path = tree.hooks_dir().join("pre-commit");
     let backup = backup_of(&path);

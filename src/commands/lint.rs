@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use miette::{miette, Result};
 
-use super::{Io, Outcome};
+use super::{Outcome, Run};
 use crate::catalog::model::Catalog;
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
@@ -82,7 +82,7 @@ struct Group {
 }
 
 /// Groups the paths by the knobs.toml each is judged under.
-fn groups(args: &LintArgs, cfg: &Config, io: &Io<'_>) -> Result<Vec<Group>> {
+fn groups(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<Vec<Group>> {
     if io.config_file.is_some() || args.staged || args.paths.iter().any(|p| p == Path::new("-")) {
         return Ok(vec![Group { cfg: cfg.clone(), paths: args.paths.clone() }]);
     }
@@ -132,7 +132,7 @@ impl Source for WithStdin {
     }
 }
 
-pub fn run(args: &LintArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let select = (!args.select.is_empty()).then(|| rule_codes(&args.select, "--select")).transpose()?;
     let ignore = rule_codes(&args.ignore, "--ignore")?;
     let mut merged = Report::default();
@@ -378,7 +378,7 @@ fn shown(root: &Path, rel: &str, cwd: &Path) -> PathBuf {
 /// The files this commit changes (added or modified in the index against
 /// HEAD) under the given paths, classified, with their blobs and the blobs
 /// of their folders' env files and scripts (their context).
-fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Io<'_>) -> Result<(Vec<(PathBuf, FileKind)>, Index)> {
+fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Run<'_>) -> Result<(Vec<(PathBuf, FileKind)>, Index)> {
     let tree = Worktree::discover(&io.cwd)?;
     let under = |path: &Path| paths.iter().any(|p| p == Path::new(".") || path.starts_with(p));
     let changed = tree.staged_changes()?;
@@ -419,7 +419,7 @@ fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Io<'_>) -> Result<(Ve
 }
 
 /// Files changed since `rev`, as paths relative to the working directory.
-fn changed_since(rev: &str, io: &Io<'_>) -> Result<Vec<PathBuf>> {
+fn changed_since(rev: &str, io: &Run<'_>) -> Result<Vec<PathBuf>> {
     let tree = Worktree::discover(&io.cwd)?;
     Ok(tree.changed_since(rev)?.iter().map(|p| shown(&tree.root, p, &io.cwd)).collect())
 }

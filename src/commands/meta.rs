@@ -3,7 +3,7 @@
 use clap::CommandFactory;
 use miette::{IntoDiagnostic, Result};
 
-use super::{Io, Outcome};
+use super::{Outcome, Run};
 use crate::cli::{Cli, Shell};
 
 /// `0.1.0 (catalogues: radiance v1.0.13, v1.8.1)`, read from the embedded
@@ -24,7 +24,7 @@ fn compute_version() -> String {
     format!("{} (catalogues: {})", env!("CARGO_PKG_VERSION"), engines.join("; "))
 }
 
-pub fn completions(shell: Shell, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn completions(shell: Shell, io: &mut Run<'_>) -> Result<Outcome> {
     let mut cmd = Cli::command();
     let shell = match shell {
         Shell::Bash => clap_complete::Shell::Bash,
@@ -37,7 +37,7 @@ pub fn completions(shell: Shell, io: &mut Io<'_>) -> Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
-pub fn man(io: &mut Io<'_>) -> Result<Outcome> {
+pub fn man(io: &mut Run<'_>) -> Result<Outcome> {
     let cmd = Cli::command().version(version_text());
     let mut buf = Vec::new();
     clap_mangen::Man::new(cmd).render(&mut buf).into_diagnostic()?;

@@ -18,8 +18,9 @@ use crate::catalog::semantics::Semantics;
 use crate::catalog::store::Store;
 use crate::config::Config;
 
-/// Where a command writes, so tests can capture it in-process.
-pub struct Io<'a> {
+/// One run of knobs: where a command writes (so tests can capture it
+/// in-process), the working folder and the global options.
+pub struct Run<'a> {
     pub out: &'a mut dyn Write,
     pub err: &'a mut dyn Write,
     pub cwd: std::path::PathBuf,
@@ -67,7 +68,7 @@ pub struct Engine {
 }
 
 /// The folders synced catalogues are read from, in rising precedence.
-pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Io<'_>) -> Vec<PathBuf> {
+pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = cfg.catalog_dir().into_iter().collect();
     dirs.extend(extra.map(|d| io.cwd.join(d)));
     dirs
@@ -98,7 +99,7 @@ impl Engine {
 }
 
 /// Loads the engine the configuration (and `--engine`) names.
-pub fn engine(cfg: &Config, extra: Option<&PathBuf>, io: &Io<'_>) -> miette::Result<Engine> {
+pub fn engine(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> miette::Result<Engine> {
     let name = cfg.engine_name(None);
     let dirs = catalog_dirs(cfg, extra, io);
     let store = Store::open(name, &dirs)?;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use miette::{miette, IntoDiagnostic, Result};
 
-use super::{Io, Outcome};
+use super::{Outcome, Run};
 use crate::catalog::model::{Catalog, Provenance};
 use crate::catalog::profile::Profile;
 use crate::cli::SyncArgs;
@@ -13,7 +13,7 @@ use crate::config::Config;
 use crate::extract::{extract, extract_metrics, SourceFile, Sources};
 use crate::source::{cache_root, Origin, PinnedTree};
 
-pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     // A path on the command line is relative to the working directory; one
     // in knobs.toml, to the folder holding knobs.toml.
     let (repo, base) = match (&args.repo, &cfg.repo) {
@@ -89,7 +89,7 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
 
 /// Extracts a catalogue from a pinned tree as the profile says; warnings go
 /// to stderr.
-pub fn build(tree: &PinnedTree, profile: &Profile, queries: &[String], io: &mut Io<'_>) -> Result<Catalog> {
+pub fn build(tree: &PinnedTree, profile: &Profile, queries: &[String], io: &mut Run<'_>) -> Result<Catalog> {
     let mut config = Vec::new();
     for path in &profile.extract.config {
         config.push(SourceFile::new(path.clone(), tree.require(path)?));

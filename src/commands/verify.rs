@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use miette::Result;
 
-use super::{Io, Outcome};
+use super::{Outcome, Run};
 use crate::cli::{VerifyArgs, VerifyFormat};
 use crate::config::Config;
 use crate::explain;
 use crate::verify::meters::{KnobVerdict, Status};
 use crate::verify::{argv, fetch, meters, parse_scrape, render, shape, Verification};
 
-pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Io<'_>) -> Result<Outcome> {
+pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(miette::miette!(
             help = "give a number of seconds above 0 and at most 3600, e.g. `--timeout 10`",

@@ -25,7 +25,7 @@ use crate::walk::{FileKind, Skipped};
 use folder::{Folder, Folders};
 use refs::{ArgvRules, Binary, Ref, Word};
 use rules::{Ctx, Rule, Severity, Violation, RULES};
-use scanners::{Commands, Scan, ScanCtx};
+use scanners::{EngineMatcher, Scan, ScanCtx};
 pub use source::{Disk, Index, Source, Text};
 use span::Span;
 
@@ -171,7 +171,7 @@ pub struct Settings<'a> {
     /// Every catalogued version of the engine, oldest first.
     pub all: &'a [Catalog],
     /// The commands that run the engine (the profile's and knobs.toml's).
-    pub commands: Commands,
+    pub commands: EngineMatcher,
     /// Finds the engine's metric names.
     pub metrics: scanners::metrics::Matcher,
     pub env_files: Vec<String>,
@@ -208,7 +208,7 @@ impl<'a> Settings<'a> {
             profile,
             catalog,
             all,
-            commands: Commands::new(profile, extra_commands),
+            commands: EngineMatcher::new(profile, extra_commands),
             metrics: scanners::metrics::Matcher::new(&profile.metrics.prefixes),
             env_files: Vec::new(),
             severity: HashMap::new(),

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Commands, Scan, ScanCtx};
+use super::{EngineMatcher, Scan, ScanCtx};
 use crate::lint::refs::{Ref, Value};
 use crate::lint::span::{LineIndex, Span};
 use crate::lint::suppress;
@@ -58,7 +58,12 @@ fn value_of(raw: &str) -> (String, usize, usize) {
 /// Pins of an engine image in a text: `ghcr.io/org/radiance:1.0.13`; the
 /// profile says which image names are the engine's and which part of the
 /// tag is the catalogue's.
-pub fn image_pins(text: &str, commands: &Commands, span: &dyn Fn(usize, usize) -> Span, out: &mut Vec<(String, Span)>) {
+pub fn image_pins(
+    text: &str,
+    commands: &EngineMatcher,
+    span: &dyn Fn(usize, usize) -> Span,
+    out: &mut Vec<(String, Span)>,
+) {
     if !commands.may_pin(text) {
         return;
     }
@@ -217,7 +222,7 @@ mod tests {
     fn image_pins_agree_with_the_regex() {
         let re = Regex::new(r"(?:^|[/\s=])([A-Za-z0-9_.-]+):([A-Za-z0-9][A-Za-z0-9_.-]*)").expect("regex");
         let profile = crate::catalog::profile::builtin("radiance").expect("radiance");
-        let commands = Commands::new(&profile, vec![]);
+        let commands = EngineMatcher::new(&profile, vec![]);
         let by_regex = |t: &str| -> Vec<std::ops::Range<usize>> {
             re.captures_iter(t)
                 .filter(|c| c.get(1).is_some_and(|n| n.as_str() == "radiance"))

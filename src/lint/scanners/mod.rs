@@ -29,7 +29,7 @@ use crate::catalog::profile::{Invocation, Profile};
 
 /// The commands that run the engine: the profile's, and those knobs.toml adds.
 #[derive(Debug, Clone)]
-pub struct Commands {
+pub struct EngineMatcher {
     profile: Profile,
     /// Binaries and serve scripts named in knobs.toml: every option is theirs.
     extra: Vec<String>,
@@ -43,8 +43,8 @@ pub struct Commands {
     variants: Vec<(regex::Regex, usize)>,
 }
 
-impl Commands {
-    pub fn new(profile: &Profile, extra: Vec<String>) -> Commands {
+impl EngineMatcher {
+    pub fn new(profile: &Profile, extra: Vec<String>) -> EngineMatcher {
         let mut words: Vec<String> = profile.commands.iter().filter(|c| !c.foreign).map(|c| c.name.clone()).collect();
         words.extend(profile.images.names.iter().cloned());
         words.extend(extra.iter().cloned());
@@ -62,7 +62,7 @@ impl Commands {
         let pins: Vec<String> =
             profile.images.names.iter().filter(|n| !n.is_empty()).map(|n| format!("{n}:")).collect();
         let image_needles = aho_corasick::AhoCorasick::new(&pins).ok();
-        Commands { profile: profile.clone(), extra, needles, image_needles, image_tag, variants }
+        EngineMatcher { profile: profile.clone(), extra, needles, image_needles, image_tag, variants }
     }
 
     /// True when `text` names a command or image that runs the engine: only
@@ -164,7 +164,7 @@ fn before_is_space(text: &str, at: usize) -> bool {
 
 /// What the lint needs to know about the engine while scanning.
 pub struct ScanCtx<'a> {
-    pub commands: &'a Commands,
+    pub commands: &'a EngineMatcher,
     /// How many value words a known flag takes; `None` for an unknown one.
     pub takes_value: &'a dyn Fn(&str) -> Option<usize>,
     pub argv: ArgvRules,
@@ -212,7 +212,7 @@ pub(crate) fn section(out: &mut Scan, body: impl FnOnce(&mut Scan)) {
 #[cfg(test)]
 pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
     let profile = crate::catalog::profile::builtin("radiance").expect("radiance");
-    let commands = Commands::new(&profile, vec![]);
+    let commands = EngineMatcher::new(&profile, vec![]);
     let metrics = metrics::Matcher::new(&profile.metrics.prefixes);
     let tv = |_: &str| None;
     let ctx = ScanCtx {
