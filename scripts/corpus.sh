@@ -16,9 +16,10 @@ fi
 # The debug build: `cargo test` has just built it in CI, and two runbooks do
 # not need an optimised binary (a release build would add minutes to CI).
 cargo build --locked -q
+knobs=$(bash scripts/target-dir.sh)/debug/knobs
 files=$(find "$dir" -name '*.md' | wc -l)
 set +e
-out=$(./target/debug/knobs lint "$dir" --format short)
+out=$("$knobs" lint "$dir" --format short)
 code=$?
 set -e
 if [ "$code" -ne 0 ] || [ -n "$out" ]; then

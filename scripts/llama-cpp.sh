@@ -23,7 +23,7 @@ out=${3:-$(mktemp -d)}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cargo build --release --locked -q
-knobs=$PWD/target/release/knobs
+knobs=$(bash scripts/target-dir.sh)/release/knobs
 
 echo "== sync $tag"
 (cd "$out" && KNOBS_CACHE_DIR="$out/cache" "$knobs" sync --engine llama.cpp --repo "$repo" --tag "$tag" --out catalog)

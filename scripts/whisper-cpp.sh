@@ -17,7 +17,7 @@ repo=${1:?usage: scripts/whisper-cpp.sh WHISPER_GIT_DIR [TAG]}
 tag=${2:-v1.9.3}
 repo=$(cd "$repo" && pwd)
 cargo build --release --locked -q
-knobs=$PWD/target/release/knobs
+knobs=$(bash scripts/target-dir.sh)/release/knobs
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat >"$work/knobs.toml" <<TOML
