@@ -10,7 +10,8 @@ mod support;
 // colour, `--version`, completions and man page, `-q`/`-v`, a closed pipe.
 mod cli;
 
-// Each lint rule on its bad and good fixture.
+// Each lint rule on its bad and good fixture, at the line and column the
+// fixture's `expect:` markers give.
 mod rules;
 // The output formats (human, short, JSON, GitHub, SARIF) on the same
 // findings, and SARIF against the official schema.

@@ -1,6 +1,17 @@
 //! Each rule on its fixtures (`fixtures/lint/rules/<CODE>/bad.*` and
-//! `good.*`): the bad one is caught, the good one is clean.
+//! `good.*`): the bad one is caught where its markers say and nowhere else,
+//! the good one is clean.
+//!
+//! The markers, written by hand from the planted text: each planted line of
+//! a bad fixture ends in a comment of the file's own syntax — `# …` in an
+//! env file, a shell script, YAML, and a fenced shell or PromQL block;
+//! `<!-- … -->` in Markdown prose — holding `expect:` and one `CODE@COLUMN`
+//! per finding on that line, in column order (`# expect: KNB003@37
+//! KNB003@61`): a finding of rule CODE on that line, at that column (in
+//! characters, from 1). A marker comes after everything knobs reads on its
+//! line, so it changes no finding. A good fixture has no marker.
 
+use crate::support;
 use crate::support::rule_fixtures::{fixture, fixture_args, lint, lint_fixture};
 
 #[test]
@@ -39,4 +50,44 @@ fn findings_of_every_rule() {
         );
     }
     insta::assert_snapshot!(r.stdout);
+}
+
+/// `expect: CODE@COLUMN` markers in a fixture: (code, line, column), in order.
+fn markers(text: &str) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some((_, rest)) = line.split_once("expect: ") else { continue };
+        for word in rest.split_whitespace().take_while(|w| w.contains('@')) {
+            let (code, col) = word.split_once('@').expect("CODE@COLUMN");
+            let col = col.parse().unwrap_or_else(|_| panic!("line {}: `{word}` is not CODE@COLUMN", i + 1));
+            out.push((code.to_string(), i + 1, col));
+        }
+    }
+    out
+}
+
+/// (code, line, column) of each `path:line:column: CODE message` line.
+fn findings(out: &str) -> Vec<(String, usize, usize)> {
+    out.lines()
+        .map(|l| {
+            let (place, message) = l.split_once(": ").unwrap_or_else(|| panic!("not a finding: {l}"));
+            let mut at = place.rsplitn(3, ':').map(|n| n.parse::<usize>().ok());
+            let (Some(Some(col)), Some(Some(line))) = (at.next(), at.next()) else { panic!("not a finding: {l}") };
+            (message.split_whitespace().next().unwrap_or("").to_string(), line, col)
+        })
+        .collect()
+}
+
+#[test]
+fn each_finding_is_where_the_fixture_marks_it() {
+    for rule in knobs::lint::rules::RULES {
+        let bad = fixture(rule.code, "bad");
+        let want = markers(&std::fs::read_to_string(support::root().join(&bad)).expect("fixture"));
+        assert!(want.iter().any(|(code, _, _)| code == rule.code), "{bad}: no `expect: {}@…` marker", rule.code);
+        let r = lint_fixture(rule.code, "bad");
+        assert_eq!(findings(&r.stdout), want, "{bad}: the findings are not the marked ones\n{}{}", r.stdout, r.stderr);
+        let good = fixture(rule.code, "good");
+        let text = std::fs::read_to_string(support::root().join(&good)).expect("fixture");
+        assert_eq!(markers(&text), [], "{good}: a good fixture expects no finding");
+    }
 }
