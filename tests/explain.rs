@@ -185,3 +185,25 @@ fn overlay_check_catches_planted_names() {
         "warning: radiance/semantics.toml flag.\"--max-num-seqs\".rollback: `MAX_SEQS` sets no flag of radiance v1.8.1\n"
     );
 }
+
+#[test]
+fn explain_resolves_the_keys_and_names_the_project_uses() {
+    let root = support::fixtures().join("lint/clean");
+    let r = run_in(&root, &["explain", "MAX_SEQS"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("--max-num-seqs"), "{}", r.stdout);
+    assert!(r.stdout.contains("read as     MAX_SEQS by services/frank-archon/serve-radiance.sh"), "{}", r.stdout);
+    // The rollback names the key the trio's serve script reads.
+    assert!(r.stdout.contains("Rollback\n  MAX_SEQS=2\n"), "{}", r.stdout);
+    let r = run_in(&root, &["explain", "engine_steps_held_total"]);
+    assert!(r.stdout.starts_with("radiance:engine_steps_held_total — counter"), "{}{}", r.stdout, r.stderr);
+    // The overlay's text about keep-all is left out for 1.0.13, which lacks it.
+    let r = run_in(&root, &["explain", "--version", "v1.0.13", "--checkpoint-policy"]);
+    let before_history = r.stdout.split("History").next().unwrap_or("");
+    assert!(
+        before_history.contains("(The overlay says more of `keep-all`, which radiance v1.0.13 lacks.)"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(before_history.matches("keep-all").count(), 1, "{}", r.stdout);
+}

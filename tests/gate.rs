@@ -9,7 +9,7 @@ use crate::support::{knobs, Output};
 fn git(dir: &Path, args: &[&str]) -> Output {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_knobs"));
     let path = format!("{}:{}", bin.parent().expect("bin dir").display(), std::env::var("PATH").unwrap_or_default());
-    let out = Command::new("git")
+    Command::new("git")
         .args(args)
         .current_dir(dir)
         .env("PATH", path)
@@ -17,12 +17,8 @@ fn git(dir: &Path, args: &[&str]) -> Output {
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .output()
-        .expect("git runs");
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+        .expect("git runs")
+        .into()
 }
 
 fn repo() -> tempfile::TempDir {

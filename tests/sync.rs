@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::support::{self, knobs};
+use crate::support::{self, files_under, knobs};
 
 /// The committed catalogues are exactly what sync writes from the fixture
 /// repository. Set KNOBS_BLESS=1 to rewrite them after a deliberate change.
@@ -59,15 +59,6 @@ fn small_repo(dir: &Path, name: &str, tags: &[(&str, &str)]) -> std::path::PathB
     dest
 }
 
-fn written(dir: &Path) -> Vec<String> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.path().display().to_string())
-        .collect()
-}
-
 #[test]
 fn summary_line_names_path_and_counts() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -122,7 +113,7 @@ fn missing_tag_lists_nearest_and_writes_nothing() {
         "{}",
         r.stderr
     );
-    assert!(written(&tmp.path().join("out")).is_empty());
+    assert!(files_under(&tmp.path().join("out")).is_empty());
 }
 
 #[test]
@@ -144,7 +135,7 @@ fn missing_config_cpp_and_zero_flags_write_nothing() {
     let r = knobs(tmp.path(), &["sync", "--repo", "odd.git", "--tag", "v0.0.2", "--out", "out"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no flags found in core/config.cpp"), "{}", r.stderr);
-    assert!(written(&tmp.path().join("out")).is_empty());
+    assert!(files_under(&tmp.path().join("out")).is_empty());
 }
 
 #[test]

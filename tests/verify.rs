@@ -10,7 +10,7 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::support::{self, Output};
+use crate::support::{self, flat, Output};
 
 fn fixture(rel: &str) -> PathBuf {
     support::fixtures().join("verify").join(rel)
@@ -99,11 +99,6 @@ fn closed() -> String {
     let port = listener.local_addr().expect("addr").port();
     drop(listener);
     format!("http://127.0.0.1:{port}/metrics")
-}
-
-/// An error as one line: miette's wrapping and margin removed.
-fn flat(stderr: &str) -> String {
-    stderr.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn verify(args: &[&str]) -> Output {

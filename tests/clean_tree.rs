@@ -1,11 +1,11 @@
-//! `knobs lint` end to end: false alarms (a realistic clean tree must lint
-//! clean; the shared corpus is linted by scripts/corpus.sh, outside this
+//! The realistic clean tree, `fixtures/lint/clean`: false alarms (it must
+//! lint clean; the shared corpus is linted by scripts/corpus.sh, outside this
 //! suite) and misses (a mutation test plants invented names and values and
 //! checks each is caught on its line).
 
 use std::path::Path;
 
-use crate::support::{self, run_in, tree};
+use crate::support::{self, run_in, short};
 
 fn copy_tree(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from).into_iter().filter_map(Result::ok) {
@@ -17,10 +17,6 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &dest).expect("copy");
         }
     }
-}
-
-fn short(out: &str) -> Vec<String> {
-    out.lines().map(str::to_string).collect()
 }
 
 #[test]
@@ -120,96 +116,4 @@ fn every_planted_mistake_is_caught_on_its_line() {
             findings[0]
         );
     }
-}
-
-#[test]
-fn markdown_suppression_covers_the_next_block_only() {
-    let md = b"<!-- knobs: ignore[invented-member] -->\n```sh\nradiance --checkpoint-policy floor \\\n  --log-level loud\n```\n\nLater: `--checkpoint-policy floor`.\n";
-    let t = tree(&[("run.md", md)]);
-    let r = run_in(t.path(), &["lint", "--format", "short"]);
-    // Both lines of the block are covered (`loud` included); the later
-    // paragraph is not.
-    assert_eq!(short(&r.stdout), ["run.md:7:29: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
-}
-
-#[test]
-fn unused_markdown_suppression_is_reported() {
-    let t = tree(&[("run.md", b"<!-- knobs: ignore[bad-value] -->\nAll fine: `--checkpoint-interval 2048`.\n")]);
-    let r = run_in(t.path(), &["lint", "--format", "short"]);
-    assert_eq!(short(&r.stdout), ["run.md:1:1: KNB008 this suppression of bad-value silences nothing"]);
-}
-
-#[test]
-fn binary_large_and_vcs_files_are_skipped_with_a_note() {
-    let big = format!("# big\n{}", "x".repeat(2 * 1024 * 1024));
-    let t = tree(&[
-        ("bin.md", b"# a\0b\n"),
-        ("big.md", big.as_bytes()),
-        (".git/notes.md", b"`--checkpoint-policy floor`\n"),
-        ("ok.md", b"fine\n"),
-    ]);
-    let r = run_in(t.path(), &["lint"]);
-    assert_eq!(r.code, 0, "{}", r.stdout);
-    // Two files passed over (.git is not walked at all).
-    assert_eq!(r.stdout, "No findings in 1 file (against radiance v1.8.1); 2 files passed over (-v names them).\n");
-    assert_eq!(
-        r.stderr,
-        "note: skipped big.md: larger than 1048576 bytes\nnote: skipped bin.md: binary (it holds NUL bytes)\n"
-    );
-}
-
-#[test]
-fn knobs_toml_lint_settings() {
-    let t = tree(&[
-        (
-            "knobs.toml",
-            b"[lint]\nengine_commands = [\"radiance-server\"]\nserve_scripts = [\"serve-radiance\"]\nenv_files = [\"service.conf\"]\n\n[lint.severity]\nunknown-env-knob = \"off\"\nKNB003 = \"warning\"\n",
-        ),
-        ("run.md", b"```sh\nradiance-server --prefill-interleav 1\n./serve-radiance --checkpoint-interval 2k\nother-tool --prefill-interleav 1\n```\n"),
-        ("svc/service.conf", b"CHECKPOINT_POLICE=x\nCHECKPOINT_POLICY=floor\n"),
-    ]);
-    let r = run_in(t.path(), &["lint", "--format", "short"]);
-    assert_eq!(
-        short(&r.stdout),
-        [
-            "run.md:2:17: KNB001 `--prefill-interleav` is not a flag of radiance v1.8.1",
-            "run.md:3:40: KNB003 `2k` is not a valid value for `--checkpoint-interval`",
-            "svc/service.conf:2:19: KNB002 `floor` is not a member of `CHECKPOINT_POLICY` (`--checkpoint-policy`)",
-        ]
-    );
-    let r = run_in(t.path(), &["lint", "--format", "json"]);
-    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
-    assert_eq!(v["findings"][1]["severity"], "warning");
-}
-
-#[test]
-fn a_bad_lint_setting_points_into_knobs_toml() {
-    let t = tree(&[("knobs.toml", b"[lint.severity]\ninvented-flagg = \"off\"\n")]);
-    let r = run_in(t.path(), &["lint"]);
-    assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("[lint.severity] names no rule `invented-flagg`"), "{}", r.stderr);
-    assert!(r.stderr.contains("knobs.toml:2:1"), "{}", r.stderr);
-}
-
-#[test]
-fn a_trio_pinning_an_uncatalogued_build_gets_a_warning() {
-    let t =
-        tree(&[("svc/image.env", b"IMAGE=registry.example/radiance:2.0.0\n"), ("svc/knobs.env", b"MAX_NUM_SEQS=2\n")]);
-    let r = run_in(t.path(), &["lint"]);
-    assert_eq!(r.code, 0, "{}", r.stdout);
-    // Said once for the folder, as a warning, never a silent fallback.
-    assert_eq!(
-        r.stderr,
-        "warning: svc/image.env pins radiance 2.0.0, which has no catalogue: the files in svc are judged against v1.8.1 instead (run `knobs sync --tag 2.0.0`)\n"
-    );
-}
-
-#[test]
-fn env_files_tolerate_bom_crlf_export_and_quotes() {
-    let t = tree(&[(
-        "svc/knobs.env",
-        "\u{feff}export CHECKPOINT_POLICY='tip-only'\r\nBUSY_PREFILL_CHUNK=\"automatic\" # comment\r\n".as_bytes(),
-    )]);
-    let r = run_in(t.path(), &["lint", "--format", "short"]);
-    assert_eq!(short(&r.stdout), ["svc/knobs.env:2:21: KNB003 `automatic` is not a valid value for `BUSY_PREFILL_CHUNK` (`--busy-prefill-chunk`)"]);
 }

@@ -1,0 +1,51 @@
+//! `knobs lint --fix` and `--diff`: only what has one right answer is
+//! rewritten, in place — after a byte-order mark, through a symlink.
+
+use crate::support::{run_in, short, tree};
+
+#[test]
+fn fix_and_diff_rewrite_what_has_one_answer() {
+    let md = "```sh\nradiance --prefill-chunk 512 --checkpoint-policy floor\n```\nLatency: `radiance:time_to_first_token_seconds_bucket`.\n";
+    let t = tree(&[("run.md", md.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--diff"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "--- a/run.md\n+++ b/run.md\n@@ -2,1 +2,1 @@\n-radiance --prefill-chunk 512 --checkpoint-policy floor\n+radiance --busy-prefill-chunk 512 --checkpoint-policy floor\n@@ -4,1 +4,1 @@\n-Latency: `radiance:time_to_first_token_seconds_bucket`.\n+Latency: `vllm:time_to_first_token_seconds_bucket`.\n"
+    );
+    assert_eq!(std::fs::read_to_string(t.path().join("run.md")).expect("read"), md, "--diff changes nothing");
+    let r = run_in(t.path(), &["lint", "--fix"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "fixed 2 findings\n");
+    // `floor` has no one right answer: it stays, and is still reported.
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(short(&r.stdout), ["run.md:2:55: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
+}
+
+#[test]
+fn a_fix_after_a_byte_order_mark_lands_in_place() {
+    let md = "\u{feff}Watch `radiance:time_to_first_token_seconds_bucket`.\n";
+    let t = tree(&[("run.md", md.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(short(&r.stdout), ["run.md:1:8: KNB005 `radiance:time_to_first_token_seconds_bucket` is exported as `vllm:time_to_first_token_seconds_bucket`"]);
+    let r = run_in(t.path(), &["lint", "--fix"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("run.md")).expect("read"),
+        "\u{feff}Watch `vllm:time_to_first_token_seconds_bucket`.\n"
+    );
+}
+
+#[test]
+fn a_fix_through_a_symlink_rewrites_its_target_and_keeps_the_link() {
+    let t = tree(&[("real.md", b"Watch `radiance:time_to_first_token_seconds_bucket`.\n")]);
+    std::os::unix::fs::symlink("real.md", t.path().join("link.md")).expect("symlink");
+    let r = run_in(t.path(), &["lint", "--fix", "link.md"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let link = std::fs::symlink_metadata(t.path().join("link.md")).expect("link");
+    assert!(link.file_type().is_symlink(), "the link is still a link");
+    assert_eq!(
+        std::fs::read_to_string(t.path().join("real.md")).expect("read"),
+        "Watch `vllm:time_to_first_token_seconds_bucket`.\n"
+    );
+}
