@@ -17,7 +17,6 @@ pub mod quadlet;
 pub mod shell;
 pub mod systemd;
 pub mod unit;
-mod words;
 pub mod yaml;
 
 use std::sync::Arc;

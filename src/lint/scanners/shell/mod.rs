@@ -6,16 +6,17 @@
 //! `args+=(…)`) expanded into one of those. Flags of every other command are
 //! not the engine's and are left alone.
 
-use std::collections::HashMap;
+mod full;
+mod simple;
+pub(super) mod words;
+
 use std::sync::Arc;
 
-use tree_sitter::Node;
-
+use self::words::Part;
 use super::{Scan, ScanCtx};
 use crate::catalog::profile::Invocation;
 use crate::lint::refs::{argv_refs, Binary, Ref, Word};
 use crate::lint::span::Span;
-use crate::syntax::preorder;
 
 /// Commands that run the command that follows them: (name, options that
 /// take a value, positional words before the command). The value of a
@@ -56,170 +57,8 @@ pub fn runs_commands(word: &str) -> bool {
 /// Container runtimes whose `run` takes an image and then the engine's argv.
 const RUNTIMES: &[&str] = &["podman", "docker", "nerdctl"];
 
-fn text<'a>(n: Node<'_>, src: &'a str) -> &'a str {
-    src.get(n.byte_range()).unwrap_or("")
-}
-
 fn basename(s: &str) -> &str {
     s.rsplit('/').next().unwrap_or(s)
-}
-
-/// Reads one argument node as a word.
-fn word<'s>(n: Node<'_>, src: &'s str) -> Word<'s> {
-    if n.kind() == "command_name" {
-        if let Some(inner) = n.named_child(0) {
-            return word(inner, src);
-        }
-    }
-    let raw = text(n, src);
-    let mut w = Word { text: None, var: None, default: None, start: n.start_byte(), end: n.end_byte() };
-    match n.kind() {
-        "word" | "number" => w.text = Some(unescape(raw).into()),
-        "raw_string" => w.text = Some(raw.trim_matches('\'').into()),
-        "string" | "concatenation" | "simple_expansion" | "expansion" => {
-            let mut dynamic = false;
-            let mut stack = vec![n];
-            while let Some(c) = stack.pop() {
-                match c.kind() {
-                    "simple_expansion" | "expansion" => {
-                        dynamic = true;
-                        if w.var.is_none() {
-                            let mut cur = c.walk();
-                            for ch in c.named_children(&mut cur) {
-                                match ch.kind() {
-                                    "variable_name" if w.var.is_none() => w.var = Some(text(ch, src).to_string()),
-                                    "word" | "string" | "raw_string" if w.default.is_none() => {
-                                        w.default = Some(text(ch, src).trim_matches(['"', '\'']).to_string())
-                                    }
-                                    _ => {}
-                                }
-                            }
-                        }
-                    }
-                    "command_substitution" | "arithmetic_expansion" | "process_substitution" => dynamic = true,
-                    _ => {
-                        let mut cur = c.walk();
-                        let children: Vec<Node<'_>> = c.named_children(&mut cur).collect();
-                        stack.extend(children.into_iter().rev());
-                    }
-                }
-            }
-            if !dynamic {
-                w.text = Some(unquote(raw).into());
-            } else if raw.starts_with("--") || raw.starts_with("\"--") {
-                // `--x=$V`: keep the static name for pairing; the value is dynamic.
-                w.text = Some(unquote(raw).into());
-            }
-        }
-        _ => {}
-    }
-    w
-}
-
-pub(crate) fn unquote(raw: &str) -> String {
-    if !raw.contains(['"', '\'', '\\']) {
-        return raw.to_string();
-    }
-    let mut out = String::with_capacity(raw.len());
-    let mut quote: Option<char> = None;
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (q, '\\') if q != Some('\'') => {
-                if let Some(n) = chars.next() {
-                    out.push(n);
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-fn unescape(raw: &str) -> String {
-    unquote(raw)
-}
-
-/// The array name of `"${args[@]}"` / `${args[*]}`.
-pub(crate) fn array_name(raw: &str) -> Option<String> {
-    let t = raw.trim_matches('"');
-    let inner = t.strip_prefix("${")?.strip_suffix('}')?;
-    let name = inner.strip_suffix("[@]").or_else(|| inner.strip_suffix("[*]"))?;
-    name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_').then(|| name.to_string())
-}
-
-/// One word of a command, read by either reader.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Part<'s> {
-    pub word: Word<'s>,
-    /// True when a command-name match may read the word (a command's
-    /// name, or a plain or quoted word): see [`Part::name`].
-    pub named: bool,
-    /// The array a `"${args[@]}"` word expands.
-    pub array: Option<String>,
-}
-
-impl Part<'_> {
-    /// The literal text a command-name match reads, when there is one.
-    pub fn name(&self, src: &str) -> Option<String> {
-        let raw = src.get(self.word.start..self.word.end).unwrap_or("");
-        // A command substitution (or any very long word) names no command:
-        // not read, so nested `$(…)` cost no more than their length.
-        if !self.named || raw.len() > 4096 || raw.contains("$(") || raw.contains('`') {
-            return None;
-        }
-        Some(unquote(raw))
-    }
-}
-
-/// Arrays built in a script (`args=(…)`, `args+=(…)`): name → each literal.
-pub(crate) type Arrays<'s> = HashMap<String, Vec<Vec<Word<'s>>>>;
-
-/// Reads a script's commands and arrays with tree-sitter-bash.
-pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part<'_>>>, Arrays<'_>)> {
-    let tree = crate::syntax::parse_bash(src)?;
-    let nodes = preorder(tree.root_node());
-    let mut arrays: Arrays = HashMap::new();
-    let mut commands = Vec::new();
-    for n in &nodes {
-        match n.kind() {
-            "variable_assignment" => {
-                let (Some(name), Some(value)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) else {
-                    continue;
-                };
-                if value.kind() != "array" {
-                    continue;
-                }
-                let mut cur = value.walk();
-                let words: Vec<Word<'_>> =
-                    value.named_children(&mut cur).filter(|c| c.kind() != "comment").map(|c| word(c, src)).collect();
-                arrays.entry(text(name, src).to_string()).or_default().push(words);
-            }
-            "command" => {
-                let mut cur = n.walk();
-                let parts: Vec<Part<'_>> = n
-                    .named_children(&mut cur)
-                    .filter(|c| {
-                        !matches!(c.kind(), "comment" | "variable_assignment" | "file_redirect" | "herestring_redirect")
-                    })
-                    .map(|c| Part {
-                        word: word(c, src),
-                        named: match c.kind() {
-                            "command_name" => c.named_child(0).is_some(),
-                            "word" | "raw_string" | "string" | "number" => true,
-                            _ => false,
-                        },
-                        array: array_name(text(c, src)),
-                    })
-                    .collect();
-                commands.push(parts);
-            }
-            _ => {}
-        }
-    }
-    Some((commands, arrays))
 }
 
 /// Scans shell code. `span` maps a byte range of `src` to a span in the file.
@@ -227,10 +66,10 @@ pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part<'_>>>, Arrays<'_>
 pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
     // Only a command named as the engine, a wrapper or a runtime can run it.
     let wanted = |name: &str| ctx.commands.is_known(name) || runs_commands(name);
-    let (commands, arrays) = match super::words::simple_commands(src, &wanted) {
+    let (commands, arrays) = match simple::simple_commands(src, &wanted) {
         Some(c) => c,
         None => {
-            let Some(full) = full_commands(src) else { return };
+            let Some(full) = full::full_commands(src) else { return };
             full
         }
     };

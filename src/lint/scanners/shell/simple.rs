@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem;
 
-use super::shell::{unquote, Arrays, Part};
+use super::words::{array_name, unquote, Arrays, Part};
 use crate::lint::refs::Word;
 
 /// Words that start compound commands only the full parser reads.
@@ -383,7 +383,7 @@ fn part<'s>(raw: &'s str, r: &Raw, first: bool) -> Part<'s> {
     // A command name is always read by a command-name match; later words
     // only when plain or quoted.
     let named = first || matches!(kind, Kind::Word | Kind::RawString | Kind::String);
-    let array = super::shell::array_name(raw);
+    let array = array_name(raw);
     if array.is_some() {
         // An array expansion is read as the array's literals, not as a word.
         w.var = None;
@@ -425,7 +425,7 @@ mod tests {
         ];
         for line in simple {
             let (fast, fast_arrays) = simple_commands(line, &|_| true).unwrap_or_else(|| panic!("simple: {line}"));
-            let (full, full_arrays) = crate::lint::scanners::shell::full_commands(line).expect("parses");
+            let (full, full_arrays) = super::super::full::full_commands(line).expect("parses");
             let fast: Vec<Vec<Part<'_>>> = fast.into_iter().filter(|c| !c.is_empty()).collect();
             assert_eq!(fast, full, "{line}");
             assert_eq!(fast_arrays, full_arrays, "{line}");
