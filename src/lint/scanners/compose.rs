@@ -4,9 +4,11 @@
 //! `environment:` (a list of `KEY=value` or a map) holds env knobs. Services
 //! of other images keep their commands to themselves.
 
-use super::shell::{runs_engine, scan_items, split_words, Item};
+use super::argv::scan_items;
+use super::invocation::{pin_image, runs_engine};
+use super::items::{split_words, Item};
 use super::yaml::Node;
-use super::{env_ref, pin_image, section, Scan, ScanCtx};
+use super::{env_ref, section, Scan, ScanCtx};
 use crate::lint::span::Span;
 
 /// A command given as a list or as one string, as items.

@@ -4,8 +4,10 @@
 //! the stage's image is the engine's; `ENV` assignments are env knobs.
 //! `RUN` and `HEALTHCHECK` commands are left alone.
 
-use super::shell::{self, scan_items, split_words, Item};
-use super::{env_ref, pin_image, Scan, ScanCtx};
+use super::argv::scan_items;
+use super::invocation::pin_image;
+use super::items::{split_words, Item};
+use super::{env_ref, shell, Scan, ScanCtx};
 use crate::lint::span::{LineIndex, Span};
 
 /// One instruction: its keyword and its arguments, continuations joined

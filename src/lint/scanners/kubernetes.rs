@@ -4,10 +4,11 @@
 //! and `args:` are the argv given to the image, and `env:` names and values
 //! are env knobs. Other containers and other kinds are left alone.
 
+use super::argv::scan_items;
 use super::compose::items_of;
-use super::shell::{runs_engine, scan_items};
+use super::invocation::{pin_image, runs_engine};
 use super::yaml::Node;
-use super::{env_ref, pin_image, section, Scan, ScanCtx};
+use super::{env_ref, section, Scan, ScanCtx};
 use crate::lint::span::Span;
 
 /// True when a document is a Kubernetes object.

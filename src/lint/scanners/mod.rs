@@ -4,10 +4,13 @@
 //! engine (its commands, images, metric prefixes, how its argv reads) comes
 //! from its profile through [`ScanCtx`].
 
+mod argv;
 pub mod compose;
 pub mod dockerfile;
 pub mod env;
 pub mod helm;
+mod invocation;
+mod items;
 pub mod kubernetes;
 pub mod markdown;
 pub mod metrics;
@@ -238,19 +241,4 @@ pub(crate) fn env_ref(
         var: None,
     });
     Ref::Env { key: key.to_string(), span: span(key_at.start, key_at.end), value }
-}
-
-/// Records the version an engine image reference pins (`…/radiance:1.0.13`).
-pub(crate) fn pin_image(
-    image: &str,
-    at: std::ops::Range<usize>,
-    ctx: &ScanCtx<'_>,
-    span: &dyn Fn(usize, usize) -> Span,
-    out: &mut Scan,
-) {
-    if let Some(tag) = shell::engine_image(image, ctx).filter(|t| !t.is_empty()) {
-        if let Some(pinned) = ctx.commands.image_tag(tag) {
-            out.pins.push((pinned, span(at.start, at.end)));
-        }
-    }
 }

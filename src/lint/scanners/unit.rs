@@ -70,7 +70,7 @@ pub fn entries(text: &str) -> Vec<Entry> {
 /// `KEY=value` assignments of an `Environment=` value, each with the byte
 /// ranges of its key and value in the file.
 pub fn assignments(value: &str, at: usize) -> Vec<(String, std::ops::Range<usize>, String, std::ops::Range<usize>)> {
-    super::shell::split_words(value, at)
+    super::items::split_words(value, at)
         .into_iter()
         .filter_map(|item| {
             let (k, v) = item.text.split_once('=')?;
