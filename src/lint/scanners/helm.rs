@@ -7,7 +7,7 @@
 //! whose nearest `image:` is another program's (`sidecar.extraArgs`).
 
 use super::argv::scan_items;
-use super::compose::items_of;
+use super::container::items_of;
 use super::invocation::{engine_image, pin_image};
 use super::yaml::Node;
 use super::{Scan, ScanCtx};

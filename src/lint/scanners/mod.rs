@@ -6,6 +6,7 @@
 
 mod argv;
 pub mod compose;
+mod container;
 pub mod dockerfile;
 pub mod env;
 pub mod helm;
@@ -199,15 +200,6 @@ pub struct Scan {
 pub struct Section {
     pub refs: std::ops::Range<usize>,
     pub pin: Option<String>,
-}
-
-/// Scans one service or container: what `body` adds to `out` is a section
-/// with the pin it recorded, if any.
-pub(crate) fn section(out: &mut Scan, body: impl FnOnce(&mut Scan)) {
-    let (refs, pins) = (out.refs.len(), out.pins.len());
-    body(out);
-    let pin = out.pins.get(pins).map(|p| p.0.clone());
-    out.sections.push(Section { refs: refs..out.refs.len(), pin });
 }
 
 /// A scanning context for the default engine, for unit tests.
