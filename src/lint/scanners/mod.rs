@@ -7,6 +7,7 @@
 mod argv;
 pub mod compose;
 mod container;
+mod continuation;
 pub mod dockerfile;
 pub mod env;
 pub mod helm;
