@@ -2,7 +2,7 @@
 //! run the engine (and how), with the needles that let a scanner skip text
 //! that names none of them, and the tag patterns that turn an image
 //! reference into a catalogue version. Built once per run, read by every
-//! scanner through [`super::ScanCtx`].
+//! scanner through `ScanCtx`.
 
 use std::sync::Arc;
 

@@ -7,7 +7,7 @@
 /// exec-form array element, a word of a unit's command line): its text and
 /// where the text is in the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
+pub(crate) struct Item {
     pub text: String,
     pub at: std::ops::Range<usize>,
 }
@@ -16,7 +16,7 @@ pub struct Item {
 /// on white space, with `"…"` and `'…'` quoting and `\` escapes. Each word's
 /// place is its text's place in `src` from `base` (inside the quotes of a
 /// word that is quoted whole).
-pub fn split_words(src: &str, base: usize) -> Vec<Item> {
+pub(crate) fn split_words(src: &str, base: usize) -> Vec<Item> {
     let mut out = Vec::new();
     let b = src.as_bytes();
     let mut i = 0;
