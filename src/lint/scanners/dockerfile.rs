@@ -4,9 +4,16 @@
 //! the stage's image is the engine's; `ENV` assignments are env knobs.
 //! `RUN` and `HEALTHCHECK` commands are left alone.
 
-use super::shell::{self, scan_items, split_words, Item};
-use super::{env_ref, pin_image, Scan, ScanCtx};
+use super::argv::scan_items;
+use super::continuation::Continuation;
+use super::invocation::pin_image;
+use super::items::{split_words, Item};
+use super::{env_ref, shell, Scan, ScanCtx};
 use crate::lint::span::{LineIndex, Span};
+
+/// A `\` continues an instruction, white space after it or not; comment
+/// lines and blank lines inside are skipped.
+const CONTINUATION: Continuation = Continuation { space_after: true, comments: &['#'], skip_blank: true };
 
 /// One instruction: its keyword and its arguments, continuations joined
 /// (same length as in the file), and where the arguments start.
@@ -31,27 +38,7 @@ fn instructions(text: &str) -> Vec<Instruction> {
         let lead = content.len() - body.len();
         let keyword: String = body.chars().take_while(|c| !c.is_whitespace()).collect();
         let args_at = start + lead + keyword.len();
-        let mut args = content[lead + keyword.len()..].to_string();
-        let mut continued = args.trim_end().ends_with('\\');
-        while continued {
-            let Some(next) = lines.next() else { break };
-            offset += next.len();
-            if args.trim_end().ends_with('\\') {
-                let cut = args.trim_end().len() - 1;
-                let tail = args.len() - cut;
-                args.truncate(cut);
-                args.push_str(&" ".repeat(tail + 1));
-            } else {
-                args.push(' ');
-            }
-            let next_content = next.strip_suffix('\n').unwrap_or(next);
-            if next_content.trim_start().starts_with('#') || next_content.trim().is_empty() {
-                args.push_str(&" ".repeat(next_content.len()));
-                continue;
-            }
-            args.push_str(next_content);
-            continued = next_content.trim_end().ends_with('\\');
-        }
+        let args = CONTINUATION.join(content[lead + keyword.len()..].to_string(), &mut lines, &mut offset);
         out.push(Instruction { keyword: keyword.to_ascii_uppercase(), args, at: args_at });
     }
     out

@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{EngineMatcher, Scan, ScanCtx};
+use super::engine_matcher::EngineMatcher;
+use super::{Scan, ScanCtx};
 use crate::lint::refs::{Ref, Value};
 use crate::lint::span::{LineIndex, Span};
 use crate::lint::suppress;

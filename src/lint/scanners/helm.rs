@@ -6,10 +6,11 @@
 //! alone (another chart's `extraArgs` are not the engine's), and so is a list
 //! whose nearest `image:` is another program's (`sidecar.extraArgs`).
 
-use super::compose::items_of;
-use super::shell::scan_items;
+use super::argv::scan_items;
+use super::container::items_of;
+use super::invocation::{engine_image, pin_image};
 use super::yaml::Node;
-use super::{pin_image, Scan, ScanCtx};
+use super::{Scan, ScanCtx};
 use crate::lint::span::Span;
 
 /// Settings the Helm reader takes from knobs.toml.
@@ -68,7 +69,7 @@ pub fn scan(
                 continue;
             }
             let Some((image, at)) = image_of(n) else { continue };
-            let is_engine = super::shell::engine_image(&image, ctx).is_some();
+            let is_engine = engine_image(&image, ctx).is_some();
             images.push((path.strip_suffix("image").unwrap_or("").trim_end_matches('.'), is_engine));
             if is_engine {
                 // A `tag:` of its own points at the tag; `repo:tag` at the string.

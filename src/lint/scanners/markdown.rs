@@ -304,7 +304,7 @@ fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx
 /// spans are worth a shell parse.
 fn could_run_engine(first: &str, ctx: &ScanCtx<'_>) -> bool {
     let w = first.trim_start_matches(['$', '%', ' ']).rsplit('/').next().unwrap_or(first);
-    w.is_empty() || ctx.commands.is_known(w) || shell::runs_commands(w)
+    w.is_empty() || super::invocation::may_run_engine(w, ctx)
 }
 
 /// `--checkpoint-policy floor`, `--prefill-interleave N`, `--checkpoint-slots 20 [auto]`.

@@ -3,11 +3,23 @@
 //! them judges anything — that is the rules' work. What they know of the
 //! engine (its commands, images, metric prefixes, how its argv reads) comes
 //! from its profile through [`ScanCtx`].
+//!
+//! Beside the scanners, the pieces several of them share: the profile
+//! compiled into matchers (`engine_matcher`), how a command line runs the
+//! engine (`invocation`), the words of an argv written in a structured file
+//! (`items`) and their judging (`argv`), the image/command/env shape of a
+//! container (`container`), and `\`-continued lines (`continuation`).
 
+mod argv;
 pub mod compose;
+mod container;
+mod continuation;
 pub mod dockerfile;
+mod engine_matcher;
 pub mod env;
 pub mod helm;
+mod invocation;
+mod items;
 pub mod kubernetes;
 pub mod markdown;
 pub mod metrics;
@@ -17,150 +29,12 @@ pub mod quadlet;
 pub mod shell;
 pub mod systemd;
 pub mod unit;
-mod words;
 pub mod yaml;
 
-use std::sync::Arc;
-
-use super::refs::{ArgvRules, Binary, Ref};
+pub use self::engine_matcher::EngineMatcher;
+use super::refs::{ArgvRules, Ref};
 use super::span::Span;
 use super::suppress::Suppression;
-use crate::catalog::profile::{Invocation, Profile};
-
-/// The commands that run the engine: the profile's, and those knobs.toml adds.
-#[derive(Debug, Clone)]
-pub struct EngineMatcher {
-    profile: Profile,
-    /// Binaries and serve scripts named in knobs.toml: every option is theirs.
-    extra: Vec<String>,
-    /// Finds any word that may start an engine command line (a pre-filter).
-    needles: aho_corasick::AhoCorasick,
-    /// Finds `IMAGE:` for any engine image name (a pin's pre-filter).
-    image_needles: Option<aho_corasick::AhoCorasick>,
-    /// The profile's image-tag pattern, compiled once.
-    image_tag: Option<regex::Regex>,
-    /// The profile's image variants with their tag patterns compiled once.
-    variants: Vec<(regex::Regex, usize)>,
-}
-
-impl EngineMatcher {
-    pub fn new(profile: &Profile, extra: Vec<String>) -> EngineMatcher {
-        let mut words: Vec<String> = profile.commands.iter().filter(|c| !c.foreign).map(|c| c.name.clone()).collect();
-        words.extend(profile.images.names.iter().cloned());
-        words.extend(extra.iter().cloned());
-        words.retain(|w| !w.is_empty());
-        let needles = aho_corasick::AhoCorasick::new(&words).unwrap_or_else(|_| {
-            // Only a pattern set too large to build fails; then everything matches.
-            aho_corasick::AhoCorasick::new([""]).expect("the empty pattern")
-        });
-        // Patterns were checked when the profile was loaded; one that does not
-        // compile matches nothing here.
-        let image_tag = profile.images.tag.as_deref().and_then(|re| regex::Regex::new(re).ok());
-        let variants = (profile.images.variants.iter().enumerate())
-            .filter_map(|(i, v)| regex::Regex::new(&v.tag).ok().map(|re| (re, i)))
-            .collect();
-        let pins: Vec<String> =
-            profile.images.names.iter().filter(|n| !n.is_empty()).map(|n| format!("{n}:")).collect();
-        let image_needles = aho_corasick::AhoCorasick::new(&pins).ok();
-        EngineMatcher { profile: profile.clone(), extra, needles, image_needles, image_tag, variants }
-    }
-
-    /// True when `text` names a command or image that runs the engine: only
-    /// such text can hold the engine's argv.
-    pub fn mentioned_in(&self, text: &str) -> bool {
-        self.needles.is_match(text)
-    }
-
-    /// How a command (by basename) runs the engine, given the word after it.
-    pub fn invocation(&self, command: &str, next: Option<&str>) -> Option<(Invocation, Option<Arc<Binary>>)> {
-        if self.extra.iter().any(|e| e == command) {
-            return Some((Invocation::Engine { scope: None, words: 1 }, None));
-        }
-        let inv = self.profile.invocation(command, next)?;
-        let binary = match &inv {
-            Invocation::Engine { scope: Some(scope), words } => Some(Arc::new(Binary {
-                command: if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() },
-                scope: Some(scope.clone()),
-            })),
-            _ => None,
-        };
-        Some((inv, binary))
-    }
-
-    /// True when `text` may pin an engine image (`radiance:` appears).
-    pub fn may_pin(&self, text: &str) -> bool {
-        self.image_needles.as_ref().is_some_and(|n| n.is_match(text))
-    }
-
-    /// Every `IMAGE:TAG` in `text` whose image is the engine's: the byte
-    /// range of each tag. The image name stands alone (at the start, or
-    /// after `/`, `=` or whitespace); the tag is `[A-Za-z0-9][A-Za-z0-9_.-]*`.
-    pub fn image_refs(&self, text: &str) -> Vec<std::ops::Range<usize>> {
-        let Some(needles) = &self.image_needles else { return Vec::new() };
-        let b = text.as_bytes();
-        let part_of_name = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
-        let mut out = Vec::new();
-        let mut resume = 0;
-        for m in needles.find_overlapping_iter(text) {
-            if m.start() < resume {
-                continue;
-            }
-            let standalone = match m.start().checked_sub(1).map(|i| b[i]) {
-                None => true,
-                Some(c) => {
-                    c == b'/' || c == b'=' || c.is_ascii_whitespace() || (c >= 0x80 && before_is_space(text, m.start()))
-                }
-            };
-            if !standalone {
-                continue;
-            }
-            let tag_start = m.end();
-            if !b.get(tag_start).is_some_and(u8::is_ascii_alphanumeric) {
-                continue;
-            }
-            let tag_end =
-                tag_start + b[tag_start..].iter().position(|c| !part_of_name(*c)).unwrap_or(b.len() - tag_start);
-            resume = tag_end;
-            out.push(tag_start..tag_end);
-        }
-        out
-    }
-
-    /// Image repository names (last path segment) that run the engine.
-    pub fn images(&self) -> &[String] {
-        &self.profile.images.names
-    }
-
-    /// How an engine image with this tag runs: its variant's binary, or not the engine.
-    pub fn image_entrypoint(&self, tag: &str) -> Option<Invocation> {
-        let (_, i) = self.variants.iter().find(|(re, _)| re.is_match(tag))?;
-        let v = &self.profile.images.variants[*i];
-        if v.foreign {
-            return Some(Invocation::Foreign);
-        }
-        let command = v.command.as_deref()?;
-        self.profile.invocation(command, None)
-    }
-
-    /// The catalogue tag an engine image's tag pins.
-    pub fn image_tag(&self, tag: &str) -> Option<String> {
-        match (&self.profile.images.tag, &self.image_tag) {
-            (None, _) => Some(tag.to_string()),
-            (Some(_), Some(re)) => re.captures(tag)?.get(1).map(|m| m.as_str().to_string()),
-            (Some(_), None) => None,
-        }
-    }
-
-    /// True when a word names one of the engine's commands (any kind).
-    pub fn is_known(&self, command: &str) -> bool {
-        self.extra.iter().any(|e| e == command) || self.profile.commands.iter().any(|c| c.name == command)
-    }
-}
-
-/// True when the character ending at `at` is Unicode white space.
-fn before_is_space(text: &str, at: usize) -> bool {
-    text[..at].chars().next_back().is_some_and(char::is_whitespace)
-}
 
 /// What the lint needs to know about the engine while scanning.
 pub struct ScanCtx<'a> {
@@ -199,15 +73,6 @@ pub struct Section {
     pub pin: Option<String>,
 }
 
-/// Scans one service or container: what `body` adds to `out` is a section
-/// with the pin it recorded, if any.
-pub(crate) fn section(out: &mut Scan, body: impl FnOnce(&mut Scan)) {
-    let (refs, pins) = (out.refs.len(), out.pins.len());
-    body(out);
-    let pin = out.pins.get(pins).map(|p| p.0.clone());
-    out.sections.push(Section { refs: refs..out.refs.len(), pin });
-}
-
 /// A scanning context for the default engine, for unit tests.
 #[cfg(test)]
 pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
@@ -239,19 +104,4 @@ pub(crate) fn env_ref(
         var: None,
     });
     Ref::Env { key: key.to_string(), span: span(key_at.start, key_at.end), value }
-}
-
-/// Records the version an engine image reference pins (`…/radiance:1.0.13`).
-pub(crate) fn pin_image(
-    image: &str,
-    at: std::ops::Range<usize>,
-    ctx: &ScanCtx<'_>,
-    span: &dyn Fn(usize, usize) -> Span,
-    out: &mut Scan,
-) {
-    if let Some(tag) = shell::engine_image(image, ctx).filter(|t| !t.is_empty()) {
-        if let Some(pinned) = ctx.commands.image_tag(tag) {
-            out.pins.push((pinned, span(at.start, at.end)));
-        }
-    }
 }

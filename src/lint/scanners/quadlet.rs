@@ -3,8 +3,10 @@
 //! arguments, or a command), `Environment=` assignments are env knobs and
 //! the file `EnvironmentFile=` names (beside the unit) is an env file.
 
-use super::shell::{scan_items, split_words};
-use super::{pin_image, unit, Scan, ScanCtx};
+use super::argv::scan_items;
+use super::invocation::pin_image;
+use super::items::split_words;
+use super::{unit, Scan, ScanCtx};
 use crate::lint::span::LineIndex;
 
 pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {

@@ -5,7 +5,9 @@
 //! is read as an env file — unless the unit's commands are all another
 //! program's.
 
-use super::shell::{runs_engine, scan_items, split_words};
+use super::argv::scan_items;
+use super::invocation::runs_engine;
+use super::items::split_words;
 use super::{unit, Scan, ScanCtx};
 use crate::lint::span::LineIndex;
 

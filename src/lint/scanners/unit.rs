@@ -4,6 +4,13 @@
 //! continuation's backslash and line break become two spaces, so an offset
 //! in a value is an offset in the file.
 
+use super::continuation::Continuation;
+
+/// A `\` continues a value only when nothing but a carriage return
+/// follows it; `#` and `;` lines inside are comments, skipped, and a blank
+/// line ends the value.
+const CONTINUATION: Continuation = Continuation { space_after: false, comments: &['#', ';'], skip_blank: false };
+
 /// One `Key=Value` of a unit file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -20,7 +27,7 @@ pub fn entries(text: &str) -> Vec<Entry> {
     let mut out = Vec::new();
     let mut section = String::new();
     let mut offset = 0;
-    let mut lines = text.split_inclusive('\n').peekable();
+    let mut lines = text.split_inclusive('\n');
     while let Some(line) = lines.next() {
         let start = offset;
         offset += line.len();
@@ -36,32 +43,9 @@ pub fn entries(text: &str) -> Vec<Entry> {
         }
         let Some((key, _)) = body.split_once('=') else { continue };
         let value_at = start + lead + key.len() + 1;
-        let mut value = content[lead + key.len() + 1..].to_string();
         // `\` at the end of a line: the value goes on (a comment line inside
         // is skipped, as systemd does).
-        let mut continued = value.trim_end_matches('\r').ends_with('\\');
-        while continued {
-            let Some(next) = lines.next() else { break };
-            offset += next.len();
-            // The backslash, a carriage return and the line break become
-            // spaces (after a skipped comment line, only its line break).
-            if value.trim_end_matches('\r').ends_with('\\') {
-                let cut = value.trim_end_matches('\r').len() - 1;
-                let tail = value.len() - cut;
-                value.truncate(cut);
-                value.push_str(&" ".repeat(tail + 1));
-            } else {
-                value.push(' ');
-            }
-            let next_content = next.strip_suffix('\n').unwrap_or(next);
-            let trimmed = next_content.trim_start();
-            if trimmed.starts_with('#') || trimmed.starts_with(';') {
-                value.push_str(&" ".repeat(next_content.len()));
-                continue;
-            }
-            value.push_str(next_content);
-            continued = next_content.trim_end_matches('\r').ends_with('\\');
-        }
+        let value = CONTINUATION.join(content[lead + key.len() + 1..].to_string(), &mut lines, &mut offset);
         out.push(Entry { section: section.clone(), key: key.trim().to_string(), value, at: value_at });
     }
     out
@@ -70,7 +54,7 @@ pub fn entries(text: &str) -> Vec<Entry> {
 /// `KEY=value` assignments of an `Environment=` value, each with the byte
 /// ranges of its key and value in the file.
 pub fn assignments(value: &str, at: usize) -> Vec<(String, std::ops::Range<usize>, String, std::ops::Range<usize>)> {
-    super::shell::split_words(value, at)
+    super::items::split_words(value, at)
         .into_iter()
         .filter_map(|item| {
             let (k, v) = item.text.split_once('=')?;

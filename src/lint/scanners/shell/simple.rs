@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem;
 
-use super::shell::{unquote, Arrays, Part};
+use super::words::{array_name, unquote, Arrays, Part};
 use crate::lint::refs::Word;
 
 /// Words that start compound commands only the full parser reads.
@@ -277,7 +277,7 @@ fn scan_word(b: &[u8], mut i: usize, in_array: bool) -> Option<(usize, usize)> {
 
 /// How tree-sitter-bash would name a word: its node kind.
 #[derive(PartialEq)]
-enum Kind {
+enum NodeKind {
     Word,
     RawString,
     String,
@@ -285,27 +285,27 @@ enum Kind {
     Concatenation,
 }
 
-fn kind_of(raw: &str) -> Kind {
+fn node_kind(raw: &str) -> NodeKind {
     let b = raw.as_bytes();
     let quoted_whole = |q: u8| b.len() >= 2 && b[0] == q && b[b.len() - 1] == q && !b[1..b.len() - 1].contains(&q);
     if quoted_whole(b'\'') {
-        return Kind::RawString;
+        return NodeKind::RawString;
     }
     if b.first() == Some(&b'"') && closing_quote(b) == Some(b.len() - 1) {
-        return Kind::String;
+        return NodeKind::String;
     }
     if b.first() == Some(&b'$') {
         let rest = &raw[1..];
         let simple = !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
         let braced = rest.starts_with('{') && rest.find('}') == Some(rest.len() - 1);
         if simple || braced {
-            return Kind::Expansion;
+            return NodeKind::Expansion;
         }
     }
     if b.iter().any(|c| matches!(c, b'\'' | b'"' | b'$')) {
-        return Kind::Concatenation;
+        return NodeKind::Concatenation;
     }
-    Kind::Word
+    NodeKind::Word
 }
 
 /// The index of the quote that closes a double-quoted string at 0.
@@ -364,12 +364,12 @@ fn part<'s>(raw: &'s str, r: &Raw, first: bool) -> Part<'s> {
         let word = Word { text: Some(raw.into()), var: None, default: None, start: r.start, end: r.end };
         return Part { word, named: true, array: None };
     }
-    let kind = kind_of(raw);
+    let kind = node_kind(raw);
     let mut w = Word { text: None, var: None, default: None, start: r.start, end: r.end };
     match kind {
-        Kind::Word => w.text = Some(unquote(raw).into()),
-        Kind::RawString => w.text = Some(raw.trim_matches('\'').into()),
-        Kind::String | Kind::Expansion | Kind::Concatenation => match first_expansion(raw) {
+        NodeKind::Word => w.text = Some(unquote(raw).into()),
+        NodeKind::RawString => w.text = Some(raw.trim_matches('\'').into()),
+        NodeKind::String | NodeKind::Expansion | NodeKind::Concatenation => match first_expansion(raw) {
             None => w.text = Some(unquote(raw).into()),
             Some((var, default)) => {
                 w.var = Some(var);
@@ -382,8 +382,8 @@ fn part<'s>(raw: &'s str, r: &Raw, first: bool) -> Part<'s> {
     }
     // A command name is always read by a command-name match; later words
     // only when plain or quoted.
-    let named = first || matches!(kind, Kind::Word | Kind::RawString | Kind::String);
-    let array = super::shell::array_name(raw);
+    let named = first || matches!(kind, NodeKind::Word | NodeKind::RawString | NodeKind::String);
+    let array = array_name(raw);
     if array.is_some() {
         // An array expansion is read as the array's literals, not as a word.
         w.var = None;
@@ -425,7 +425,7 @@ mod tests {
         ];
         for line in simple {
             let (fast, fast_arrays) = simple_commands(line, &|_| true).unwrap_or_else(|| panic!("simple: {line}"));
-            let (full, full_arrays) = crate::lint::scanners::shell::full_commands(line).expect("parses");
+            let (full, full_arrays) = super::super::full::full_commands(line).expect("parses");
             let fast: Vec<Vec<Part<'_>>> = fast.into_iter().filter(|c| !c.is_empty()).collect();
             assert_eq!(fast, full, "{line}");
             assert_eq!(fast_arrays, full_arrays, "{line}");

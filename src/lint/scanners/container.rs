@@ -1,0 +1,78 @@
+//! The shape compose services and Kubernetes containers share: an `image:`
+//! that pins the engine's version, a command that replaces the image's
+//! entrypoint (`entrypoint:`, `command:`), the arguments after it
+//! (`command:`, `args:`), and an environment that is the engine's only when
+//! the container runs the engine. Each is a section of its own. A command
+//! is a list or one string, here as in Helm values.
+
+use super::argv::scan_items;
+use super::invocation::{pin_image, runs_engine};
+use super::items::{split_words, Item};
+use super::yaml::Node;
+use super::{Scan, ScanCtx, Section};
+use crate::lint::span::Span;
+
+/// A command given as a list or as one string, as items.
+pub(crate) fn items_of(node: &Node) -> Vec<Item> {
+    match node {
+        Node::Seq { items, .. } => items
+            .iter()
+            .filter_map(|n| match n {
+                Node::Scalar { text, at } => Some(Item { text: text.clone(), at: at.clone() }),
+                _ => None,
+            })
+            .collect(),
+        Node::Scalar { text, at } => split_words(text, at.start),
+        _ => Vec::new(),
+    }
+}
+
+/// The keys of a container that say what it runs: the command that replaces
+/// the image's entrypoint, and the arguments that follow it.
+pub(crate) struct Keys {
+    pub entrypoint: &'static str,
+    pub args: &'static str,
+}
+
+/// Scans one container (a compose service, a Kubernetes container) as a
+/// section with its own pin: the image's pin, then its argv; `environment`
+/// reads its env knobs when it runs the engine.
+pub(crate) fn scan(
+    container: &Node,
+    keys: &Keys,
+    text: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+    environment: impl FnOnce(&mut Scan),
+) {
+    section(out, |out| {
+        let image = container.get("image").and_then(|i| match i {
+            Node::Scalar { text, at } => Some((text.as_str(), at.clone())),
+            _ => None,
+        });
+        if let Some((i, at)) = &image {
+            pin_image(i, at.clone(), ctx, span, out);
+        }
+        // A command of its own replaces the image's entrypoint: the image no
+        // longer says what runs.
+        let entrypoint = container.get(keys.entrypoint);
+        let image = image.as_ref().map(|(i, _)| *i).filter(|_| entrypoint.is_none());
+        let mut items = entrypoint.map(items_of).unwrap_or_default();
+        items.extend(container.get(keys.args).map(items_of).unwrap_or_default());
+        scan_items(&items, image, text, span, ctx, out);
+        // Its environment is the engine's only when it runs the engine.
+        if runs_engine(&items, image, ctx) {
+            environment(out);
+        }
+    });
+}
+
+/// Scans one service or container: what `body` adds to `out` is a section
+/// with the pin it recorded, if any.
+fn section(out: &mut Scan, body: impl FnOnce(&mut Scan)) {
+    let (refs, pins) = (out.refs.len(), out.pins.len());
+    body(out);
+    let pin = out.pins.get(pins).map(|p| p.0.clone());
+    out.sections.push(Section { refs: refs..out.refs.len(), pin });
+}

@@ -1,0 +1,116 @@
+//! The full reading of shell with tree-sitter-bash: every command and array
+//! assignment of a script, whatever constructs hold them. The fast reader
+//! (`simple`) leaves to it what it does not read.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::words::{array_name, unquote, Arrays, Part};
+use crate::lint::refs::Word;
+use crate::syntax::preorder;
+
+fn text<'a>(n: Node<'_>, src: &'a str) -> &'a str {
+    src.get(n.byte_range()).unwrap_or("")
+}
+
+/// Reads one argument node as a word.
+fn word<'s>(n: Node<'_>, src: &'s str) -> Word<'s> {
+    if n.kind() == "command_name" {
+        if let Some(inner) = n.named_child(0) {
+            return word(inner, src);
+        }
+    }
+    let raw = text(n, src);
+    let mut w = Word { text: None, var: None, default: None, start: n.start_byte(), end: n.end_byte() };
+    match n.kind() {
+        "word" | "number" => w.text = Some(unescape(raw).into()),
+        "raw_string" => w.text = Some(raw.trim_matches('\'').into()),
+        "string" | "concatenation" | "simple_expansion" | "expansion" => {
+            let mut dynamic = false;
+            let mut stack = vec![n];
+            while let Some(c) = stack.pop() {
+                match c.kind() {
+                    "simple_expansion" | "expansion" => {
+                        dynamic = true;
+                        if w.var.is_none() {
+                            let mut cur = c.walk();
+                            for ch in c.named_children(&mut cur) {
+                                match ch.kind() {
+                                    "variable_name" if w.var.is_none() => w.var = Some(text(ch, src).to_string()),
+                                    "word" | "string" | "raw_string" if w.default.is_none() => {
+                                        w.default = Some(text(ch, src).trim_matches(['"', '\'']).to_string())
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                    "command_substitution" | "arithmetic_expansion" | "process_substitution" => dynamic = true,
+                    _ => {
+                        let mut cur = c.walk();
+                        let children: Vec<Node<'_>> = c.named_children(&mut cur).collect();
+                        stack.extend(children.into_iter().rev());
+                    }
+                }
+            }
+            if !dynamic {
+                w.text = Some(unquote(raw).into());
+            } else if raw.starts_with("--") || raw.starts_with("\"--") {
+                // `--x=$V`: keep the static name for pairing; the value is dynamic.
+                w.text = Some(unquote(raw).into());
+            }
+        }
+        _ => {}
+    }
+    w
+}
+
+fn unescape(raw: &str) -> String {
+    unquote(raw)
+}
+
+/// Reads a script's commands and arrays with tree-sitter-bash.
+pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part<'_>>>, Arrays<'_>)> {
+    let tree = crate::syntax::parse_bash(src)?;
+    let nodes = preorder(tree.root_node());
+    let mut arrays: Arrays = HashMap::new();
+    let mut commands = Vec::new();
+    for n in &nodes {
+        match n.kind() {
+            "variable_assignment" => {
+                let (Some(name), Some(value)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) else {
+                    continue;
+                };
+                if value.kind() != "array" {
+                    continue;
+                }
+                let mut cur = value.walk();
+                let words: Vec<Word<'_>> =
+                    value.named_children(&mut cur).filter(|c| c.kind() != "comment").map(|c| word(c, src)).collect();
+                arrays.entry(text(name, src).to_string()).or_default().push(words);
+            }
+            "command" => {
+                let mut cur = n.walk();
+                let parts: Vec<Part<'_>> = n
+                    .named_children(&mut cur)
+                    .filter(|c| {
+                        !matches!(c.kind(), "comment" | "variable_assignment" | "file_redirect" | "herestring_redirect")
+                    })
+                    .map(|c| Part {
+                        word: word(c, src),
+                        named: match c.kind() {
+                            "command_name" => c.named_child(0).is_some(),
+                            "word" | "raw_string" | "string" | "number" => true,
+                            _ => false,
+                        },
+                        array: array_name(text(c, src)),
+                    })
+                    .collect();
+                commands.push(parts);
+            }
+            _ => {}
+        }
+    }
+    Some((commands, arrays))
+}
