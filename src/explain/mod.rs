@@ -2,7 +2,7 @@
 //! about a flag (by name or env key), a metric, or a rule.
 //!
 //! Reading is split from resolving and printing: [`project`] reads the
-//! project's serve scripts (the env keys they read);
+//! project's serve scripts (the env keys they read, from an explicit root);
 //! this module resolves a subject to a [`Topic`] or an [`Unknown`] with its
 //! nearest names; [`flag`] and [`metric`] build what is known of a flag or a
 //! metric, [`history`] how it changed across versions; [`render`] prints

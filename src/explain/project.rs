@@ -1,6 +1,11 @@
 //! What the project's own serve scripts say a key means: `--max-num-seqs
 //! "${MAX_SEQS:-2}"` makes `MAX_SEQS` a name of `--max-num-seqs` here, and
 //! the key a rollback should set. Explain and verify read names this way.
+//!
+//! The project has an explicit root — the folder of the knobs.toml in use,
+//! else the git work tree holding the working folder, else none — so a run
+//! from `/` or from an unrelated folder reads no serve scripts at all,
+//! instead of walking the whole file system.
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +13,7 @@ use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
 use crate::config::Config;
 use crate::lint::{scan, Disk, Settings, Source};
+use crate::source::Worktree;
 use crate::walk::FileKind;
 
 /// What the project's own files say: the env keys its serve scripts read,
@@ -18,13 +24,13 @@ pub struct Project {
 }
 
 /// The folder the project's serve scripts are read from: the folder of the
-/// knobs.toml in use, else the working folder.
+/// knobs.toml in use, else the git work tree holding `cwd`, else none.
 fn root(cfg: &Config, cwd: &Path) -> Option<PathBuf> {
-    Some(cfg.dir().unwrap_or_else(|| cwd.to_path_buf()))
+    cfg.dir().or_else(|| Worktree::root_of(cwd))
 }
 
-/// The env keys the project's serve scripts read, from its [`root`];
-/// scripts are named relative to `cwd`.
+/// The env keys the project's serve scripts read, from its [`root`]
+/// (nothing without one); scripts are named relative to `cwd`.
 pub(crate) fn discover(cfg: &Config, profile: &Profile, catalog: &Catalog, all: &[Catalog], cwd: &Path) -> Project {
     let Some(root) = root(cfg, cwd) else { return Project::default() };
     let patterns: Vec<String> = cfg.exclude.iter().map(|x| x.value.clone()).collect();
