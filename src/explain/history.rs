@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::catalog::diff::{diff, CatalogDiff, Change};
 use crate::catalog::model::{Catalog, Flag};
 
 #[derive(Debug, Serialize)]
@@ -13,69 +14,70 @@ pub struct Version {
     pub change: String,
 }
 
-/// How a flag changed across versions, oldest first.
+/// How a flag changed across versions, oldest first: each version is read
+/// against the one before it through one [`diff`] of the pair, the same
+/// comparison `knobs catalog diff` prints.
 pub(super) fn flag_history(name: &str, all: &[Catalog]) -> Vec<Version> {
     let mut out = Vec::new();
-    let mut prev: Option<(&Catalog, &Flag)> = None;
-    let mut prev_catalog: Option<&Catalog> = None;
+    let mut prev: Option<&Catalog> = None;
     for c in all {
         let now = c.flag(name);
-        let change = match (prev, now) {
-            (None, None) => "absent".to_string(),
-            (None, Some(f)) => {
-                let renamed = prev_catalog.and_then(|p| {
-                    crate::catalog::diff::diff(p, c).flags_renamed.into_iter().find(|r| r.to == f.name).map(|r| r.from)
-                });
-                match (renamed, prev_catalog) {
-                    (Some(old), _) => format!("renamed from `{old}`"),
-                    (None, Some(_)) => "added".to_string(),
-                    (None, None) => describe(f),
-                }
-            }
-            (Some(_), None) => {
-                let renamed = prev_catalog.and_then(|p| {
-                    crate::catalog::diff::diff(p, c).flags_renamed.into_iter().find(|r| r.from == name).map(|r| r.to)
-                });
-                renamed.map_or_else(|| "removed".to_string(), |to| format!("removed: renamed to `{to}`"))
-            }
-            (Some((_, a)), Some(b)) => {
-                let mut parts = Vec::new();
-                let added: Vec<&String> = b.members.iter().filter(|m| !a.members.contains(m)).collect();
-                let removed: Vec<&String> = a.members.iter().filter(|m| !b.members.contains(m)).collect();
-                if !added.is_empty() {
-                    parts.push(format!("members added: {}", join(&added)));
-                }
-                if !removed.is_empty() {
-                    parts.push(format!("members removed: {}", join(&removed)));
-                }
-                if a.default != b.default {
-                    parts.push(format!("default `{}` → `{}`", a.default, b.default));
-                }
-                if a.kind != b.kind {
-                    parts.push(format!("kind {} → {}", a.kind.as_str(), b.kind.as_str()));
-                }
-                if parts.is_empty() {
-                    "unchanged".to_string()
-                } else {
-                    parts.join("; ")
-                }
-            }
+        let change = match prev {
+            None => now.map_or_else(|| "absent".to_string(), describe),
+            Some(p) => change(name, p.flag(name), now, &diff(p, c)),
         };
         out.push(Version { tag: c.source.tag.clone(), present: now.is_some(), change });
-        prev = now.map(|f| (c, f));
-        prev_catalog = Some(c);
+        prev = Some(c);
     }
     out
+}
+
+/// What `d`, the diff of a version against the one before it, says of the
+/// flag `name`: `before` and `now` are the flag in each.
+fn change(name: &str, before: Option<&Flag>, now: Option<&Flag>, d: &CatalogDiff) -> String {
+    match (before, now) {
+        (None, None) => "absent".to_string(),
+        (None, Some(f)) => d
+            .flags_renamed
+            .iter()
+            .find(|r| r.to == f.name)
+            .map_or_else(|| "added".to_string(), |r| format!("renamed from `{}`", r.from)),
+        (Some(_), None) => d
+            .flags_renamed
+            .iter()
+            .find(|r| r.from == name)
+            .map_or_else(|| "removed".to_string(), |r| format!("removed: renamed to `{}`", r.to)),
+        (Some(_), Some(f)) => {
+            d.flags_changed.iter().find(|c| c.flag == f.name).map_or_else(|| "unchanged".to_string(), changed)
+        }
+    }
+}
+
+fn changed(c: &Change) -> String {
+    let mut parts = Vec::new();
+    if !c.members_added.is_empty() {
+        parts.push(format!("members added: {}", join(&c.members_added)));
+    }
+    if !c.members_removed.is_empty() {
+        parts.push(format!("members removed: {}", join(&c.members_removed)));
+    }
+    if let Some((from, to)) = &c.default {
+        parts.push(format!("default `{from}` → `{to}`"));
+    }
+    if let Some((from, to)) = &c.kind {
+        parts.push(format!("kind {from} → {to}"));
+    }
+    parts.join("; ")
 }
 
 fn describe(f: &Flag) -> String {
     if f.members.is_empty() {
         "present".to_string()
     } else {
-        format!("present; members {}", join(&f.members.iter().collect::<Vec<_>>()))
+        format!("present; members {}", join(&f.members))
     }
 }
 
-fn join(items: &[&String]) -> String {
+fn join(items: &[String]) -> String {
     items.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
 }
