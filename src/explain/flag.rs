@@ -14,6 +14,7 @@ use crate::catalog::profile::Profile;
 use crate::catalog::query::{env_key_for, env_target, find_metric};
 use crate::catalog::semantics::{FlagSemantics, Semantics};
 
+/// A meter the overlay names for a flag, and whether the build exports it.
 #[derive(Debug, Serialize)]
 pub struct Meter {
     pub name: String,
@@ -22,6 +23,7 @@ pub struct Meter {
     pub r#type: Option<String>,
 }
 
+/// Everything `knobs explain` says of a flag.
 #[derive(Debug, Serialize)]
 pub struct FlagExplain {
     pub build: String,
@@ -89,6 +91,7 @@ pub fn resolve_flag<'c>(
         .or_else(|| all.iter().rev().find_map(|c| lookup(c, profile, &name, &single).map(|f| (f, c))))
 }
 
+/// What is known of `flag`, found in `from`, for the `pinned` build.
 pub(super) fn explain_flag(
     flag: &Flag,
     from: &Catalog,

@@ -1,11 +1,13 @@
-//! How a flag and a metric changed across the catalogued versions, oldest
-//! first: what `knobs explain` lists under History and Versions.
+//! How a flag changed across the catalogued versions, oldest first: what
+//! `knobs explain` lists under History. A [`Version`] is also one line of a
+//! metric's Versions.
 
 use serde::Serialize;
 
 use crate::catalog::diff::{diff, CatalogDiff, Change};
 use crate::catalog::model::{Catalog, Flag};
 
+/// One catalogued version, and what it changed.
 #[derive(Debug, Serialize)]
 pub struct Version {
     pub tag: String,

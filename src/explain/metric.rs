@@ -11,6 +11,7 @@ use crate::catalog::profile::Profile;
 use crate::catalog::query::find_metric;
 use crate::catalog::semantics::{MetricSemantics, Semantics};
 
+/// Everything `knobs explain` says of a metric.
 #[derive(Debug, Serialize)]
 pub struct MetricExplain {
     pub build: String,
@@ -23,6 +24,8 @@ pub struct MetricExplain {
     pub other_prefix: Option<String>,
 }
 
+/// What is known of the metric `name`, from the `pinned` build, else the
+/// newest catalogued version that exports it.
 pub(super) fn explain_metric(
     name: &str,
     pinned: &Catalog,

@@ -47,6 +47,7 @@ pub struct Unknown {
     pub help: Option<String>,
 }
 
+/// A commit as the renderers show it: its first twelve hex digits.
 fn short(commit: &str) -> &str {
     commit.get(..12).unwrap_or(commit)
 }
@@ -95,6 +96,8 @@ pub fn unknown_subject(subject: &str, catalog: &Catalog, profile: &Profile) -> U
     unknown(subject, catalog, profile, &build)
 }
 
+/// The error for `subject`: the name a metric is exported as under the
+/// other prefix, else up to three nearest flags, env keys, metrics and rules.
 fn unknown(subject: &str, catalog: &Catalog, profile: &Profile, build: &str) -> Unknown {
     let mut names: Vec<String> = Vec::new();
     for f in &catalog.flags {
