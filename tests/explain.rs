@@ -207,3 +207,57 @@ fn explain_resolves_the_keys_and_names_the_project_uses() {
     );
     assert_eq!(before_history.matches("keep-all").count(), 1, "{}", r.stdout);
 }
+
+/// A serve script that reads `--busy-prefill-chunk` under a key of its own:
+/// `CHUNK_WHILE_BUSY` is no key the profile's convention gives that flag.
+const SERVE: &[u8] = b"#!/bin/sh\nexec radiance --busy-prefill-chunk \"${CHUNK_WHILE_BUSY:-auto}\"\n";
+
+/// Outside the folder of a knobs.toml and outside any git work tree there is
+/// no project: explain reads no serve script, not even one in the working
+/// folder, and still explains the flag from the catalogue and the overlay.
+#[test]
+fn no_project_root_reads_no_serve_scripts() {
+    let t = support::tree(&[("serve.sh", SERVE)]);
+    let outside_git = git2::Repository::discover(t.path()).is_err();
+    let outside_config = t.path().ancestors().all(|a| !a.join("knobs.toml").exists());
+    assert!(outside_git && outside_config, "{} must be in no git work tree and hold no knobs.toml", t.path().display());
+    let r = support::knobs(t.path(), &["explain", "--busy-prefill-chunk"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("--busy-prefill-chunk — prefill-speed dial"), "{}", r.stdout);
+    assert!(!r.stdout.contains("read as"), "{}", r.stdout);
+    assert!(!r.stdout.contains("CHUNK_WHILE_BUSY"), "{}", r.stdout);
+    // The overlay's rollback keeps the convention's key.
+    assert!(r.stdout.contains("Rollback\n  BUSY_PREFILL_CHUNK=auto\n"), "{}", r.stdout);
+    let r = support::knobs(t.path(), &["explain", "--format", "json", "--busy-prefill-chunk"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["flag"]["read_by"], serde_json::json!([]));
+    // The script's own key names nothing without the script.
+    let r = support::knobs(t.path(), &["explain", "CHUNK_WHILE_BUSY"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr.contains("`CHUNK_WHILE_BUSY` is not a flag, env key, metric or rule of radiance v1.8.1"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Inside a git work tree without a knobs.toml the work tree is the project:
+/// its serve scripts are read, from the root as from a folder below it.
+#[test]
+fn a_git_work_tree_is_the_project_root() {
+    let t = support::tree(&[("services/serve.sh", SERVE), ("runbooks/README.md", b"# Runbooks\n")]);
+    git2::Repository::init(t.path()).expect("git init");
+    let r = support::knobs(t.path(), &["explain", "--busy-prefill-chunk"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("  read as     CHUNK_WHILE_BUSY by services/serve.sh\n"), "{}", r.stdout);
+    // The rollback names the key the script reads.
+    assert!(r.stdout.contains("Rollback\n  CHUNK_WHILE_BUSY=auto\n"), "{}", r.stdout);
+    // The key the script reads names its flag.
+    let by_key = support::knobs(t.path(), &["explain", "CHUNK_WHILE_BUSY"]);
+    assert_eq!((by_key.code, by_key.stdout.as_str()), (0, r.stdout.as_str()), "{}", by_key.stderr);
+    // From a folder below the root, the script outside it is named in full.
+    let below = support::knobs(&t.path().join("runbooks"), &["explain", "--busy-prefill-chunk"]);
+    let script = t.path().join("services").join("serve.sh");
+    let line = format!("  read as     CHUNK_WHILE_BUSY by {}\n", script.display());
+    assert!(below.stdout.contains(&line), "{}", below.stdout);
+}

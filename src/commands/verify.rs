@@ -30,7 +30,7 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
 
     // Knob names first: a typo is the user's to fix before anything is read.
     let project = if args.knob.iter().any(|k| k.chars().any(|c| c.is_ascii_uppercase())) {
-        super::explain::project(cfg, &e, catalog, io)
+        explain::project::discover(cfg, &e.profile, catalog, &e.store.catalogs, &io.cwd)
     } else {
         explain::Project::default()
     };

@@ -1,6 +1,6 @@
 //! The user's own repository, for the gate: the content staged in the index
 //! (what a commit would record), the files changed since a ref, and where
-//! hooks live.
+//! hooks live; for explain, where the work tree starts.
 
 use std::path::{Path, PathBuf};
 
@@ -40,6 +40,18 @@ impl Worktree {
         let repo = Repository::discover(cwd).map_err(|_| WorktreeError::NoRepo { path: cwd.to_path_buf() })?;
         let root = repo.workdir().ok_or(WorktreeError::Bare)?.to_path_buf();
         Ok(Worktree { repo, root })
+    }
+
+    /// The root of the git work tree holding `path`: `None` outside any
+    /// repository and in a bare one. Git names the root with symlinks
+    /// resolved; it is given as `path` spells it, so files under it still
+    /// show relative to a working folder reached through a symlink.
+    pub fn root_of(path: &Path) -> Option<PathBuf> {
+        let repo = Repository::discover(path).ok()?;
+        let root = repo.workdir()?;
+        let resolved = root.canonicalize().ok();
+        let spelled = path.ancestors().find(|a| resolved.is_some() && a.canonicalize().ok() == resolved);
+        Some(spelled.unwrap_or(root).to_path_buf())
     }
 
     /// The staged content of the index entries `wanted` accepts.
