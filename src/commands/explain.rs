@@ -62,7 +62,7 @@ pub(crate) fn project(
     catalog: &crate::catalog::model::Catalog,
     io: &Run<'_>,
 ) -> explain::Project {
-    use crate::lint::{scan, Disk, Settings, Source};
+    use crate::lint::{scan, Disk, Input, Settings};
     use crate::walk::FileKind;
     let root = cfg.dir().unwrap_or_else(|| io.cwd.clone());
     let patterns: Vec<String> = cfg.exclude.iter().map(|x| x.value.clone()).collect();

@@ -14,9 +14,9 @@ use super::{Outcome, Run};
 use crate::catalog::model::Catalog;
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
+use crate::lint::input::{decode, Text};
 use crate::lint::rules::{Severity, RULES};
-use crate::lint::source::{decode, Text};
-use crate::lint::{lint_files, Disk, Index, Linter, Report, Settings, Source, DEFAULT_MAX_FILE_SIZE};
+use crate::lint::{lint_files, Disk, Input, Linter, Report, Settings, StagedFiles, DEFAULT_MAX_FILE_SIZE};
 use crate::report::{self, Format};
 use crate::source::Worktree;
 use crate::walk::{classify, FileKind};
@@ -117,7 +117,7 @@ struct WithStdin {
     disk: Disk,
 }
 
-impl Source for WithStdin {
+impl Input for WithStdin {
     fn read(&self, path: &Path) -> std::result::Result<Text, String> {
         if path == self.name {
             return Ok(self.text.clone());
@@ -378,7 +378,7 @@ fn shown(root: &Path, rel: &str, cwd: &Path) -> PathBuf {
 /// The files this commit changes (added or modified in the index against
 /// HEAD) under the given paths, classified, with their blobs and the blobs
 /// of their folders' env files and scripts (their context).
-fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Run<'_>) -> Result<(Vec<(PathBuf, FileKind)>, Index)> {
+fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Run<'_>) -> Result<(Vec<(PathBuf, FileKind)>, StagedFiles)> {
     let tree = Worktree::discover(&io.cwd)?;
     let under = |path: &Path| paths.iter().any(|p| p == Path::new(".") || path.starts_with(p));
     let changed = tree.staged_changes()?;
@@ -415,7 +415,7 @@ fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Run<'_>) -> Result<(V
         blobs.push((path, s.bytes));
     }
     files.sort();
-    Ok((files, Index { files: blobs, max_file_size: settings.max_file_size }))
+    Ok((files, StagedFiles { files: blobs, max_file_size: settings.max_file_size }))
 }
 
 /// Files changed since `rev`, as paths relative to the working directory.

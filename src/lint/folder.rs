@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::input::{Input, Text};
 use super::scanners::Scan;
-use super::source::{Source, Text};
 use super::span::Span;
 use super::{scan, scanners, Settings};
 use crate::catalog::model::Catalog;
@@ -96,7 +96,7 @@ impl Folders {
 
     /// The context of the folder holding `path`, waiting for it if another
     /// thread is building it.
-    pub fn of(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Arc<Folder> {
+    pub fn of(&self, path: &Path, settings: &Settings<'_>, source: &dyn Input) -> Arc<Folder> {
         match self.cell(path) {
             Some(cell) => {
                 cell.building.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -109,7 +109,7 @@ impl Folders {
     /// The context of the folder holding `path` when it is built or this
     /// thread builds it now; `None` while another thread is building it (the
     /// caller has other work to do meanwhile).
-    pub fn ready(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Option<Arc<Folder>> {
+    pub fn ready(&self, path: &Path, settings: &Settings<'_>, source: &dyn Input) -> Option<Arc<Folder>> {
         let Some(cell) = self.cell(path) else { return Some(Arc::new(build(path, settings, source))) };
         if let Some(f) = cell.folder.get() {
             return Some(f.clone());
@@ -121,7 +121,7 @@ impl Folders {
     }
 }
 
-fn build(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Folder {
+fn build(path: &Path, settings: &Settings<'_>, source: &dyn Input) -> Folder {
     let mut folder = Folder::default();
     // Only env files and scripts matter; judge by name (an extension-less
     // file may still be a script) so nothing else in the folder is read.

@@ -5,10 +5,10 @@
 
 pub mod fix;
 pub mod folder;
+pub mod input;
 pub mod refs;
 pub mod rules;
 pub mod scanners;
-pub mod source;
 pub mod span;
 pub mod suppress;
 
@@ -23,10 +23,10 @@ use crate::catalog::query;
 use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
 use folder::{Folder, Folders};
+pub use input::{Disk, Input, StagedFiles, Text};
 use refs::{ArgvRules, Binary, Ref, Word};
 use rules::{Ctx, Rule, Severity, Violation, RULES};
 use scanners::{EngineMatcher, Scan, ScanCtx};
-pub use source::{Disk, Index, Source, Text};
 use span::Span;
 
 /// Labels Prometheus or its service discovery add to every scraped series.
@@ -578,7 +578,7 @@ type Linted = (usize, PathBuf, Result<FileReport, Skipped>);
 /// — on whichever thread hands them in. Each folder's context is built
 /// once; each file is read once and linted once.
 pub struct Linter<'s, 'a> {
-    source: &'s dyn Source,
+    source: &'s dyn Input,
     settings: &'s Settings<'a>,
     folders: Folders,
     /// (order, path, result); sorted by order, then path, at the end.
@@ -596,7 +596,7 @@ pub struct Linter<'s, 'a> {
 }
 
 impl<'s, 'a> Linter<'s, 'a> {
-    pub fn new(source: &'s dyn Source, settings: &'s Settings<'a>) -> Self {
+    pub fn new(source: &'s dyn Input, settings: &'s Settings<'a>) -> Self {
         Linter {
             source,
             settings,
@@ -750,7 +750,7 @@ impl<'s, 'a> Linter<'s, 'a> {
 
 /// Lints a list of files in parallel (work stealing across every core);
 /// results come back in input order.
-pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Source, settings: &Settings<'_>) -> Report {
+pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Input, settings: &Settings<'_>) -> Report {
     use rayon::prelude::*;
     let linter = Linter::new(source, settings);
     files.par_iter().enumerate().for_each(|(i, (rel, kind))| linter.lint(i, rel, *kind));
@@ -769,7 +769,7 @@ mod tests {
     /// Panics on one file, as a bug in a scanner would.
     struct Panicky;
 
-    impl Source for Panicky {
+    impl Input for Panicky {
         fn read(&self, path: &Path) -> Result<Text, String> {
             if path.ends_with("boom.md") {
                 panic!("planted");

@@ -1,4 +1,5 @@
-//! Where linted texts come from: the disk, or the git index (`--staged`).
+//! Where linted texts come from, behind one trait, [`Input`]: the disk, or
+//! the git index (`--staged`).
 //! Bytes are decoded once here: a byte-order mark is kept (the scanners
 //! step over it), CRLF is kept (spans count characters), invalid UTF-8 is
 //! decoded lossily with a note, and a file with NUL bytes is passed over as
@@ -14,7 +15,7 @@ pub struct Text {
 }
 
 /// Where texts are read from.
-pub trait Source: Sync {
+pub trait Input: Sync {
     /// The text of a file, or why it is skipped.
     fn read(&self, path: &Path) -> Result<Text, String>;
     /// The files in the same folder that `wanted` accepts by name (for a
@@ -28,7 +29,7 @@ pub struct Disk {
     pub max_file_size: u64,
 }
 
-impl Source for Disk {
+impl Input for Disk {
     fn read(&self, path: &Path) -> Result<Text, String> {
         let path = self.cwd.join(path);
         let file = std::fs::File::open(&path).map_err(|e| format!("cannot read: {e}"))?;
@@ -72,12 +73,12 @@ impl Source for Disk {
 }
 
 /// Files as staged in the index, by path as shown.
-pub struct Index {
+pub struct StagedFiles {
     pub files: Vec<(PathBuf, Vec<u8>)>,
     pub max_file_size: u64,
 }
 
-impl Source for Index {
+impl Input for StagedFiles {
     fn read(&self, path: &Path) -> Result<Text, String> {
         let bytes = self.files.iter().find(|(p, _)| p == path).map(|(_, b)| b.clone()).ok_or("not staged")?;
         decode(bytes, self.max_file_size)
