@@ -287,12 +287,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         {
             fail_on = Severity::Error;
         }
-        merged.files.extend(report.files);
-        merged.clean += report.clean;
-        merged.failed.extend(report.failed);
-        merged.skipped.extend(report.skipped);
-        merged.excluded += report.excluded;
-        merged.notes.extend(report.notes);
+        merged.absorb(report);
     }
     let report = merged;
     if args.fix || args.diff {

@@ -9,7 +9,7 @@ mod short;
 
 use clap::ValueEnum;
 
-use crate::lint::Report;
+use crate::lint::finding::Report;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
