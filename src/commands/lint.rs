@@ -5,7 +5,6 @@
 //! Each path is judged under the `knobs.toml` found from it upward (as ruff
 //! and git find theirs); `--config` names one for all.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use miette::{miette, Result};
@@ -15,65 +14,11 @@ use crate::catalog::model::Catalog;
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
 use crate::lint::input::{decode, Text};
-use crate::lint::rules::{Severity, RULES};
-use crate::lint::{lint_files, Disk, Input, Linter, Report, Settings, StagedFiles, DEFAULT_MAX_FILE_SIZE};
+use crate::lint::rules::Severity;
+use crate::lint::{lint_files, Disk, Input, Linter, Overrides, Report, Settings, StagedFiles};
 use crate::report::{self, Format};
 use crate::source::Worktree;
 use crate::walk::{classify, FileKind};
-
-/// `[lint.severity]`, checked against the rules, pointing into knobs.toml.
-fn severities(cfg: &Config) -> Result<HashMap<&'static str, Option<Severity>>> {
-    let mut out = HashMap::new();
-    for (rule, level) in &cfg.severity {
-        let Some(r) = crate::lint::rules::find(&rule.value) else {
-            return Err(unknown_rule(cfg, &rule.value, rule.span.clone(), "[lint.severity]").into());
-        };
-        let sev = match level.value.as_str() {
-            "error" => Some(Severity::Error),
-            "warning" => Some(Severity::Warning),
-            "off" => None,
-            _ => {
-                return Err(cfg
-                    .error_at(
-                        level.span.clone(),
-                        "invalid severity".into(),
-                        "not a severity",
-                        Some("use `error`, `warning` or `off`".into()),
-                    )
-                    .into())
-            }
-        };
-        out.insert(r.code, sev);
-    }
-    Ok(out)
-}
-
-fn unknown_rule(cfg: &Config, name: &str, span: std::ops::Range<usize>, table: &str) -> crate::config::ConfigError {
-    let near = crate::catalog::query::suggest(name, RULES.iter().flat_map(|r| [r.code, r.name]));
-    let help = match near {
-        Some(n) => format!("did you mean `{n}`? `knobs rules` lists the rule codes and names"),
-        None => "`knobs rules` lists the rule codes and names".into(),
-    };
-    cfg.error_at(span, format!("{table} names no rule `{name}`"), "unknown rule", Some(help))
-}
-
-/// Rule codes from names or codes on the command line.
-fn rule_codes(list: &[String], option: &str) -> Result<Vec<&'static str>> {
-    let mut out = Vec::new();
-    for item in list.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
-        match crate::lint::rules::find(item) {
-            Some(r) => out.push(r.code),
-            None => {
-                let near = crate::catalog::query::suggest(item, RULES.iter().flat_map(|r| [r.code, r.name]));
-                return Err(miette!(
-                    help = near.map_or("`knobs rules` lists the rules".to_string(), |n| format!("did you mean `{n}`?")),
-                    "{option} names no rule `{item}`"
-                ));
-            }
-        }
-    }
-    Ok(out)
-}
 
 /// One project's share of a run: its configuration and the paths under it.
 struct Group {
@@ -133,8 +78,11 @@ impl Input for WithStdin {
 }
 
 pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let select = (!args.select.is_empty()).then(|| rule_codes(&args.select, "--select")).transpose()?;
-    let ignore = rule_codes(&args.ignore, "--ignore")?;
+    let overrides = Overrides {
+        keep_text: args.fix || args.diff,
+        keep_clean: io.verbosity > 1,
+        ..Overrides::new(&args.select, &args.ignore)?
+    };
     let mut merged = Report::default();
     let mut builds: Vec<String> = Vec::new();
     let mut fail_on = Severity::Warning;
@@ -151,59 +99,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         let name = cfg.engine_name(None);
         let catalog = engine.catalog(name, args.version.as_deref(), cfg)?;
         let all: &[Catalog] = &engine.store.catalogs;
-        let mut extra = cfg.engine_commands.clone();
-        extra.extend(cfg.serve_scripts.iter().cloned());
-        let mut settings = Settings::new(&engine.profile, catalog, all, extra);
-        settings.env_files = cfg.env_files.clone();
-        settings.severity = severities(cfg)?;
-        settings.keep_text = args.fix || args.diff;
-        settings.keep_clean = io.verbosity > 1;
-        if let Some(labels) = &cfg.target_labels {
-            settings.target_labels = labels.clone();
-        }
-        if !cfg.helm_args.is_empty() {
-            settings.helm_args = cfg.helm_args.clone();
-            settings.helm_args_named = true;
-        }
-        settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
-        let mut cfg_select: Vec<&'static str> = Vec::new();
-        for s in &cfg.select {
-            cfg_select.push(
-                crate::lint::rules::find(&s.value)
-                    .ok_or_else(|| unknown_rule(cfg, &s.value, s.span.clone(), "[lint] select"))?
-                    .code,
-            );
-        }
-        settings.select = select.clone().or((!cfg_select.is_empty()).then_some(cfg_select));
-        settings.ignore = ignore.clone();
-        for s in &cfg.ignore {
-            settings.ignore.push(
-                crate::lint::rules::find(&s.value)
-                    .ok_or_else(|| unknown_rule(cfg, &s.value, s.span.clone(), "[lint] ignore"))?
-                    .code,
-            );
-        }
-        for (glob, rules) in &cfg.per_file_ignores {
-            let matcher = globset::Glob::new(&glob.value)
-                .map_err(|e| {
-                    cfg.error_at(glob.span.clone(), format!("invalid glob `{}`: {e}", glob.value), "this glob", None)
-                })?
-                .compile_matcher();
-            let mut codes = Vec::new();
-            for r in rules {
-                codes.push(
-                    crate::lint::rules::find(&r.value)
-                        .ok_or_else(|| unknown_rule(cfg, &r.value, r.span.clone(), "[lint.per-file-ignores]"))?
-                        .code,
-                );
-            }
-            settings.per_file_ignores.push((matcher, codes));
-        }
-        let patterns: Vec<String> = cfg.exclude.iter().map(|e| e.value.clone()).collect();
-        let exclude = crate::walk::globs(&patterns).map_err(|e| {
-            let span = cfg.exclude.first().map(|e| e.span.clone()).unwrap_or(0..0);
-            cfg.error_at(span, format!("invalid [lint] exclude glob: {e}"), "here", None)
-        })?;
+        let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, all)?;
         let report = if args.staged {
             let (files, index) = staged(&group.paths, &settings, io)?;
             lint_files(&files, &index, &settings)
@@ -246,11 +142,12 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             // Files are linted as the walk finds them, on the walk's threads.
             let linter = Linter::new(&disk, &settings);
             let linter = if group.paths.len() > 1 { linter.once_each() } else { linter };
-            let walked = crate::walk::walk_each(&group.paths, &io.cwd, &settings.env_files, &exclude, &|rel, kind| {
-                if changed.as_ref().is_none_or(|c| c.iter().any(|c| c == rel)) {
-                    linter.lint(0, rel, kind);
-                }
-            })?;
+            let walked =
+                crate::walk::walk_each(&group.paths, &io.cwd, &settings.env_files, &settings.exclude, &|rel, kind| {
+                    if changed.as_ref().is_none_or(|c| c.iter().any(|c| c == rel)) {
+                        linter.lint(0, rel, kind);
+                    }
+                })?;
             let mut report = linter.finish();
             // A file a unit names as its env file was linted, not skipped.
             report.skipped.extend(walked.skipped.into_iter().filter(|s| !report.named_env.contains(&s.path)));

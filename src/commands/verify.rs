@@ -11,6 +11,7 @@ use super::{Outcome, Run};
 use crate::cli::{VerifyArgs, VerifyFormat};
 use crate::config::Config;
 use crate::explain;
+use crate::lint::engine_commands;
 use crate::verify::meters::{KnobVerdict, Status};
 use crate::verify::{argv, fetch, meters, parse_scrape, render, shape, Verification};
 
@@ -74,9 +75,7 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
         None => None,
     };
 
-    let mut extra = cfg.engine_commands.clone();
-    extra.extend(cfg.serve_scripts.iter().cloned());
-    let settings = crate::lint::Settings::new(&e.profile, catalog, &e.store.catalogs, extra);
+    let settings = crate::lint::Settings::new(&e.profile, catalog, &e.store.catalogs, engine_commands(cfg));
     let argv = argv::judge(&cmd, &settings, catalog, &e.semantics);
     let shape = shape::compare(&after_e, catalog, &e.store.catalogs, &e.profile);
     let mut knobs = Vec::new();

@@ -10,6 +10,7 @@ pub mod input;
 pub mod refs;
 pub mod rules;
 pub mod scanners;
+pub mod settings;
 pub mod span;
 pub mod suppress;
 
@@ -17,7 +18,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::catalog::model::{Catalog, Flag};
-use crate::catalog::profile::Profile;
 use crate::catalog::query;
 use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
@@ -25,92 +25,9 @@ pub use finding::{Excerpt, FileReport, Finding, Report, SpanOut};
 use folder::{Folder, Folders};
 pub use input::{Disk, Input, StagedFiles, Text};
 use refs::{ArgvRules, Binary, Ref, Word};
-use rules::{Ctx, Rule, Severity, Violation, RULES};
-use scanners::{EngineMatcher, Scan, ScanCtx};
-
-/// Labels Prometheus or its service discovery add to every scraped series.
-pub const DEFAULT_TARGET_LABELS: &[&str] =
-    &["job", "instance", "namespace", "pod", "container", "node", "service", "endpoint"];
-
-/// Largest file linted by default; larger ones are skipped with a note.
-pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
-
-/// Lint settings, validated.
-pub struct Settings<'a> {
-    /// The engine's profile.
-    pub profile: &'a Profile,
-    /// The catalogue files are judged against unless a trio pins another.
-    pub catalog: &'a Catalog,
-    /// Every catalogued version of the engine, oldest first.
-    pub all: &'a [Catalog],
-    /// The commands that run the engine (the profile's and knobs.toml's).
-    pub commands: EngineMatcher,
-    /// Finds the engine's metric names.
-    pub metrics: scanners::metrics::Matcher,
-    pub env_files: Vec<String>,
-    /// Severity per rule code; `None` turns a rule off.
-    pub severity: HashMap<&'static str, Option<Severity>>,
-    pub max_file_size: u64,
-    /// `--select`: only these rules (codes); `None`: all.
-    pub select: Option<Vec<&'static str>>,
-    /// `--ignore`: never these rules (codes).
-    pub ignore: Vec<&'static str>,
-    /// `[lint.per-file-ignores]`: files matching a glob skip these rules.
-    pub per_file_ignores: Vec<(globset::GlobMatcher, Vec<&'static str>)>,
-    /// Keep the whole text of files with findings (to apply fixes).
-    pub keep_text: bool,
-    /// Keep a report of every file, even one with nothing to say (`-vv`
-    /// names each file's version).
-    pub keep_clean: bool,
-    /// Labels a scrape adds to every series: never unknown.
-    pub target_labels: Vec<String>,
-    /// Dotted keys of Helm values that hold the engine's extra args; set by
-    /// the user when `helm_args_named` (else the default, judged only in a
-    /// values file that names an engine image).
-    pub helm_args: Vec<String>,
-    pub helm_args_named: bool,
-    /// What the rules work out about each catalogue of `all` (same order).
-    derived: Vec<rules::Derived>,
-}
-
-impl<'a> Settings<'a> {
-    /// Settings for an engine: its commands and metric names from the profile
-    /// and knobs.toml's extra commands and serve scripts.
-    pub fn new(profile: &'a Profile, catalog: &'a Catalog, all: &'a [Catalog], extra_commands: Vec<String>) -> Self {
-        Settings {
-            profile,
-            catalog,
-            all,
-            commands: EngineMatcher::new(profile, extra_commands),
-            metrics: scanners::metrics::Matcher::new(&profile.metrics.prefixes),
-            env_files: Vec::new(),
-            severity: HashMap::new(),
-            max_file_size: DEFAULT_MAX_FILE_SIZE,
-            select: None,
-            ignore: Vec::new(),
-            per_file_ignores: Vec::new(),
-            keep_text: false,
-            keep_clean: false,
-            target_labels: DEFAULT_TARGET_LABELS.iter().map(|s| s.to_string()).collect(),
-            helm_args: vec!["extraArgs".to_string()],
-            helm_args_named: false,
-            derived: all.iter().map(|_| rules::Derived::default()).collect(),
-        }
-    }
-
-    fn severity_of(&self, rule: &Rule) -> Option<Severity> {
-        self.severity.get(rule.code).copied().unwrap_or(Some(rule.severity))
-    }
-
-    /// True when a rule runs on a file (as shown): not off, selected, not
-    /// ignored, not ignored for this file.
-    fn enabled(&self, rule: &Rule, path: &str) -> bool {
-        self.severity_of(rule).is_some()
-            && self.select.as_ref().is_none_or(|s| s.contains(&rule.code))
-            && !self.ignore.contains(&rule.code)
-            && !self.per_file_ignores.iter().any(|(g, codes)| codes.contains(&rule.code) && g.is_match(path))
-    }
-}
+use rules::{Ctx, Rule, Violation, RULES};
+use scanners::{Scan, ScanCtx};
+pub use settings::{engine_commands, Overrides, Settings, DEFAULT_MAX_FILE_SIZE, DEFAULT_TARGET_LABELS};
 
 /// Scans one file's text.
 pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
@@ -258,8 +175,7 @@ pub fn lint_file(
     let mut violations: Vec<Violation> = Vec::new();
     for (catalog, refs) in &groups {
         let local = rules::Derived::default();
-        let derived =
-            settings.all.iter().position(|c| std::ptr::eq(c, *catalog)).map_or(&local, |i| &settings.derived[i]);
+        let derived = settings.derived(catalog).unwrap_or(&local);
         let ctx = Ctx {
             profile: settings.profile,
             catalog,
@@ -350,7 +266,7 @@ pub fn judge_argv(
     refs::argv_refs(&words, &tv, rules, binary, &|s, e| idx.span(&joined, s, e), &mut refs);
     let none = HashMap::new();
     let local = rules::Derived::default();
-    let derived = settings.all.iter().position(|c| std::ptr::eq(c, catalog)).map_or(&local, |i| &settings.derived[i]);
+    let derived = settings.derived(catalog).unwrap_or(&local);
     let ctx =
         Ctx { profile, catalog, all: settings.all, env_flags: &none, derived, target_labels: &settings.target_labels };
     refs.into_iter()
