@@ -3,6 +3,7 @@
 //! own, in its folder's context (built once per folder), so files run in
 //! parallel.
 
+pub mod argv;
 pub mod finding;
 pub mod fix;
 pub mod folder;
@@ -14,17 +15,17 @@ pub mod settings;
 pub mod span;
 pub mod suppress;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::catalog::model::{Catalog, Flag};
+use crate::catalog::model::Catalog;
 use crate::catalog::query;
 use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
+pub use argv::{judge_argv, ArgvJudge, JudgedWord};
 pub use finding::{Excerpt, FileReport, Finding, Report, SpanOut};
 use folder::{Folder, Folders};
 pub use input::{Disk, Input, StagedFiles, Text};
-use refs::{ArgvRules, Binary, Ref, Word};
+use refs::{ArgvRules, Ref};
 use rules::{Ctx, Rule, Violation, RULES};
 use scanners::{Scan, ScanCtx};
 pub use settings::{engine_commands, Overrides, Settings, DEFAULT_MAX_FILE_SIZE, DEFAULT_TARGET_LABELS};
@@ -223,63 +224,6 @@ pub fn lint_file(
         .filter(|p| p != path)
         .collect();
     FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes, env_files }
-}
-
-/// One word (or `--x=v` pair) of a literal argv and what the rules say of it.
-#[derive(Debug)]
-pub struct JudgedWord {
-    pub r: Ref,
-    /// The pinned build's flag it names, when it names one.
-    pub flag: Option<Flag>,
-    pub violations: Vec<Violation>,
-}
-
-/// Judges a literal engine argv (a running process's, without its
-/// program word) exactly as an argv in a serve script is judged: the same
-/// pairing of flags and values, the same rules. `binary` scopes the flags
-/// when the profile does.
-pub fn judge_argv(
-    argv: &[String],
-    binary: Option<&std::sync::Arc<Binary>>,
-    settings: &Settings<'_>,
-) -> Vec<JudgedWord> {
-    use std::borrow::Cow;
-    let catalog = settings.catalog;
-    let profile = settings.profile;
-    let joined = argv.join(" ");
-    let mut words = Vec::with_capacity(argv.len());
-    let mut at = 0;
-    for a in argv {
-        words.push(Word {
-            text: Some(Cow::Borrowed(a.as_str())),
-            var: None,
-            default: None,
-            start: at,
-            end: at + a.len(),
-        });
-        at += a.len() + 1;
-    }
-    let idx = span::LineIndex::new(&joined);
-    let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
-    let rules = ArgvRules { dash_values: profile.argv.dash_values, positionals: profile.argv.positionals };
-    let mut refs = Vec::new();
-    refs::argv_refs(&words, &tv, rules, binary, &|s, e| idx.span(&joined, s, e), &mut refs);
-    let none = HashMap::new();
-    let local = rules::Derived::default();
-    let derived = settings.derived(catalog).unwrap_or(&local);
-    let ctx =
-        Ctx { profile, catalog, all: settings.all, env_flags: &none, derived, target_labels: &settings.target_labels };
-    refs.into_iter()
-        .map(|r| {
-            let subject = rules::Subject::new(&r, &ctx);
-            let mut violations = Vec::new();
-            for rule in RULES {
-                (rule.check)(&subject, &ctx, &mut violations);
-            }
-            let flag = subject.flag.cloned();
-            JudgedWord { r, flag, violations }
-        })
-        .collect()
 }
 
 /// Drops what suppressions silence; reports unused and unknown suppressions.
