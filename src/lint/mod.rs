@@ -196,7 +196,7 @@ pub fn lint_file(
     // The version a file is said to be judged against: its first pin's.
     let catalog = groups.iter().find(|(_, refs)| !refs.is_empty()).map_or(catalog, |(c, _)| *c);
     let file_off = suppress::file_directive(&text);
-    let violations = apply_suppressions(violations, &scan.suppressions);
+    let violations = suppress::apply(violations, &scan.suppressions);
     let mut findings: Vec<Finding> = violations
         .into_iter()
         .filter(|v| settings.enabled(v.rule, &shown))
@@ -224,48 +224,6 @@ pub fn lint_file(
         .filter(|p| p != path)
         .collect();
     FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes, env_files }
-}
-
-/// Drops what suppressions silence; reports unused and unknown suppressions.
-fn apply_suppressions(violations: Vec<Violation>, suppressions: &[suppress::Suppression]) -> Vec<Violation> {
-    let mut used = vec![false; suppressions.len()];
-    let mut kept = Vec::new();
-    for v in violations {
-        let hit = suppressions.iter().position(|s| {
-            (s.first_line..=s.last_line).contains(&v.span.line)
-                && (s.rules.is_empty()
-                    || s.rules
-                        .iter()
-                        .any(|r| r.eq_ignore_ascii_case(v.rule.code) || r.eq_ignore_ascii_case(v.rule.name)))
-        });
-        match hit {
-            Some(i) => used[i] = true,
-            None => kept.push(v),
-        }
-    }
-    for (s, used) in suppressions.iter().zip(used) {
-        let unknown: Vec<&String> = s.rules.iter().filter(|r| rules::find(r).is_none()).collect();
-        if !unknown.is_empty() {
-            let names = unknown.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
-            kept.push(Violation {
-                rule: &rules::UNKNOWN_SUPPRESSION,
-                span: s.span,
-                message: format!("no rule is called {names}"),
-                help: Some("`knobs explain RULE` and `knobs rules` list the rules".into()),
-                fix: None,
-            });
-        } else if !used {
-            let what = if s.rules.is_empty() { "any rule".to_string() } else { s.rules.join(", ") };
-            kept.push(Violation {
-                rule: &rules::UNUSED_SUPPRESSION,
-                span: s.span,
-                message: format!("this suppression of {what} silences nothing"),
-                help: Some("remove it".into()),
-                fix: None,
-            });
-        }
-    }
-    kept
 }
 
 /// One file's result, with its place in the report: (order, path, result).

@@ -14,8 +14,8 @@ mod stray_argument;
 mod unknown_env_knob;
 mod unknown_label;
 mod unknown_metric;
-mod unknown_suppression;
-mod unused_suppression;
+pub(crate) mod unknown_suppression;
+pub(crate) mod unused_suppression;
 mod wrong_binary;
 mod wrong_metric_prefix;
 
@@ -105,9 +105,6 @@ pub static RULES: &[&Rule] = &[
 pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|r| r.code.eq_ignore_ascii_case(id) || r.name.eq_ignore_ascii_case(id))
 }
-
-pub(crate) use unknown_suppression::RULE as UNKNOWN_SUPPRESSION;
-pub(crate) use unused_suppression::RULE as UNUSED_SUPPRESSION;
 
 /// What a rule reports: where, what, and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
