@@ -9,10 +9,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::dispatch::scan;
 use super::input::{Input, Text};
 use super::scanners::Scan;
 use super::span::Span;
-use super::{scan, scanners, Settings};
+use super::{scanners, Settings};
 use crate::catalog::model::Catalog;
 use crate::catalog::store::same_tag;
 use crate::walk::{classify, FileKind};

@@ -4,10 +4,13 @@
 //! parallel.
 
 pub mod argv;
+pub mod dispatch;
+pub mod file;
 pub mod finding;
 pub mod fix;
 pub mod folder;
 pub mod input;
+mod pins;
 pub mod refs;
 pub mod rules;
 pub mod scanners;
@@ -17,214 +20,14 @@ pub mod suppress;
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::model::Catalog;
-use crate::catalog::query;
-use crate::catalog::store::same_tag;
 use crate::walk::{FileKind, Skipped};
 pub use argv::{judge_argv, ArgvJudge, JudgedWord};
+pub use dispatch::scan;
+pub use file::lint_file;
 pub use finding::{Excerpt, FileReport, Finding, Report, SpanOut};
 use folder::{Folder, Folders};
 pub use input::{Disk, Input, StagedFiles, Text};
-use refs::{ArgvRules, Ref};
-use rules::{Ctx, Rule, Violation, RULES};
-use scanners::{Scan, ScanCtx};
 pub use settings::{engine_commands, Overrides, Settings, DEFAULT_MAX_FILE_SIZE, DEFAULT_TARGET_LABELS};
-
-/// Scans one file's text.
-pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
-    // A byte-order mark is no column (see `span::LineIndex`), so the places
-    // found in the text after it are the places in the whole file; without
-    // this, a reader that expects `FROM` or `[Unit]` first saw none.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let profile = settings.profile;
-    let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
-    let ctx = ScanCtx {
-        commands: &settings.commands,
-        takes_value: &tv,
-        argv: ArgvRules { dash_values: profile.argv.dash_values, positionals: profile.argv.positionals },
-        metrics: &settings.metrics,
-    };
-    let mut out = Scan::default();
-    match kind {
-        FileKind::Markdown => scanners::markdown::scan(text, &ctx, &mut out),
-        FileKind::Env => scanners::env::scan(text, &ctx, &mut out),
-        FileKind::Shell => {
-            let idx = span::LineIndex::new(text);
-            scanners::shell::scan(text, &|s, e| idx.span(text, s, e), &ctx, &mut out);
-            settings.metrics.scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
-            out.suppressions.extend(suppress::line_comments(text));
-        }
-        FileKind::Systemd => scanners::systemd::scan(text, &ctx, &mut out),
-        FileKind::Quadlet => scanners::quadlet::scan(text, &ctx, &mut out),
-        FileKind::Dockerfile => scanners::dockerfile::scan(text, &ctx, &mut out),
-        FileKind::Compose | FileKind::HelmValues | FileKind::Yaml => yaml_file(text, kind, settings, &ctx, &mut out),
-    }
-    out
-}
-
-/// A YAML file: read with the YAML parser, then by what it is — compose,
-/// Helm values (by name), Kubernetes manifests or Prometheus rules (by
-/// content). A file that does not parse is a note naming the line.
-fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<'_>, out: &mut Scan) {
-    use scanners::{compose, helm, kubernetes, prom_rules, yaml};
-    let idx = span::LineIndex::new(text);
-    let span = |s: usize, e: usize| idx.span(text, s, e);
-    let line_of = |at: usize| idx.position(text, at).0;
-    // A document that does not parse is a note; the others are still read.
-    let (docs, errors) = yaml::load_each(text);
-    for e in errors {
-        out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
-    }
-    match kind {
-        FileKind::Compose => compose::scan(&docs, text, &span, ctx, out),
-        FileKind::HelmValues => {
-            let keys = helm::HelmKeys { keys: &settings.helm_args, named: settings.helm_args_named };
-            helm::scan(&docs, &keys, text, &span, ctx, out);
-        }
-        _ => {
-            if docs.iter().any(kubernetes::is_manifest) {
-                kubernetes::scan(&docs, text, &span, ctx, out);
-            }
-            if docs.iter().any(prom_rules::is_rule_file) {
-                prom_rules::scan(&docs, text, &line_of, &span, ctx, out);
-            }
-        }
-    }
-    out.suppressions.extend(suppress::line_comments(text));
-}
-
-/// Lints one file, `path` as shown to the user, in its folder's context.
-/// `scanned` is the file's scan when its folder's context already made it.
-pub fn lint_file(
-    path: &Path,
-    text: Text,
-    kind: FileKind,
-    settings: &Settings<'_>,
-    folder: &Folder,
-    scanned: Option<Scan>,
-) -> FileReport {
-    let shown = path.display().to_string();
-    let mut notes: Vec<String> = text.note.iter().map(|n| format!("{shown}: {n}")).collect();
-    // The folder's pin picks the catalogue (a pin without one: the folder's note).
-    let mut catalog = folder.catalog(settings);
-    let text = text.text;
-    let mut scan = scanned.unwrap_or_else(|| scan(&text, kind, settings, catalog));
-    // A deployment file's own engine image pins the version its argv is
-    // judged against (a pin with no catalogue: a note, and the folder's);
-    // a compose service or a container with its own image, its own.
-    let mut groups: Vec<(&Catalog, Vec<Ref>)> = Vec::new();
-    if !matches!(kind, FileKind::Markdown | FileKind::Env | FileKind::Shell) {
-        let pinned_to = |pin: &str, notes: &mut Vec<String>| match settings
-            .all
-            .iter()
-            .find(|c| same_tag(&c.source.tag, pin))
-        {
-            Some(c) => Some(c),
-            None => {
-                let note = format!(
-                    "{shown}: pins {} {pin}, which has no catalogue: judged against {} instead (run `knobs sync --tag {pin}`)",
-                    settings.catalog.source.engine, catalog.source.tag
-                );
-                if !notes.contains(&note) {
-                    notes.push(note);
-                }
-                None
-            }
-        };
-        if scan.sections.iter().any(|s| s.pin.is_some()) {
-            // Refs outside a pinned section stay with the file's catalogue.
-            let pins: Vec<String> = scan.sections.iter().filter_map(|s| s.pin.clone()).fold(Vec::new(), |mut v, p| {
-                if !v.contains(&p) {
-                    v.push(p);
-                }
-                v
-            });
-            let mut own = std::mem::take(&mut scan.refs);
-            for pin in pins {
-                let Some(c) = pinned_to(&pin, &mut notes).filter(|c| !std::ptr::eq(*c, catalog)) else { continue };
-                // Read again as that version reads it (which flags take values).
-                let from = self::scan(&text, kind, settings, c);
-                let refs: Vec<Ref> = (from.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())))
-                    .flat_map(|s| from.refs.get(s.refs.clone()).unwrap_or_default().iter().cloned())
-                    .collect();
-                groups.push((c, refs));
-                // ...and those refs leave the file's group.
-                let mine: Vec<std::ops::Range<usize>> = scan
-                    .sections
-                    .iter()
-                    .filter(|s| s.pin.as_deref() == Some(pin.as_str()))
-                    .map(|s| s.refs.clone())
-                    .collect();
-                own = own
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !mine.iter().any(|r| r.contains(i)))
-                    .map(|(_, r)| r)
-                    .collect();
-            }
-            scan.refs = own;
-        } else if let Some((pin, _)) = scan.pins.first().cloned() {
-            if let Some(pinned) = pinned_to(&pin, &mut notes).filter(|c| !std::ptr::eq(*c, catalog)) {
-                catalog = pinned;
-                scan = self::scan(&text, kind, settings, catalog);
-            }
-        }
-    }
-    notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
-    groups.insert(0, (catalog, std::mem::take(&mut scan.refs)));
-    let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
-    let mut violations: Vec<Violation> = Vec::new();
-    for (catalog, refs) in &groups {
-        let local = rules::Derived::default();
-        let derived = settings.derived(catalog).unwrap_or(&local);
-        let ctx = Ctx {
-            profile: settings.profile,
-            catalog,
-            all: settings.all,
-            env_flags: &folder.env_flags,
-            derived,
-            target_labels: &settings.target_labels,
-        };
-        for r in refs {
-            // Each reference is resolved against the catalogue once, for every rule.
-            let subject = rules::Subject::new(r, &ctx);
-            for rule in &active {
-                (rule.check)(&subject, &ctx, &mut violations);
-            }
-        }
-    }
-    // The version a file is said to be judged against: its first pin's.
-    let catalog = groups.iter().find(|(_, refs)| !refs.is_empty()).map_or(catalog, |(c, _)| *c);
-    let file_off = suppress::file_directive(&text);
-    let violations = suppress::apply(violations, &scan.suppressions);
-    let mut findings: Vec<Finding> = violations
-        .into_iter()
-        .filter(|v| settings.enabled(v.rule, &shown))
-        .filter(|v| !file_off.as_ref().is_some_and(|rules| suppress::names(rules, v.rule)))
-        .filter_map(|v| {
-            let severity = settings.severity_of(v.rule)?;
-            Some(Finding::new(v, severity, &shown))
-        })
-        .collect();
-    findings.sort_by(|a, b| (a.span.line, a.span.column, a.code).cmp(&(b.span.line, b.span.column, b.code)));
-    findings.dedup();
-    // Only the lines a snippet shows are kept; the whole text only for fixes.
-    let lines = if findings.is_empty() {
-        Excerpt::default()
-    } else {
-        Excerpt::around(&text, &span::LineIndex::new(&text), &findings)
-    };
-    let text = (settings.keep_text && !findings.is_empty()).then_some(text);
-    // `EnvironmentFile=/etc/radiance/engine.env`: the file of that name
-    // beside the unit, as a repository keeps it.
-    let dir = path.parent().unwrap_or(Path::new(""));
-    let env_files = (scan.env_files.iter())
-        .filter_map(|f| Path::new(f).file_name())
-        .map(|name| dir.join(name))
-        .filter(|p| p != path)
-        .collect();
-    FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes, env_files }
-}
 
 /// One file's result, with its place in the report: (order, path, result).
 type Linted = (usize, PathBuf, Result<FileReport, Skipped>);
@@ -410,11 +213,6 @@ pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Input, settings: &
     let linter = Linter::new(source, settings);
     files.par_iter().enumerate().for_each(|(i, (rel, kind))| linter.lint(i, rel, *kind));
     linter.finish()
-}
-
-/// The refs of a text, for tests and tools.
-pub fn refs_of(text: &str, kind: FileKind, settings: &Settings<'_>) -> Vec<Ref> {
-    scan(text, kind, settings, settings.catalog).refs
 }
 
 #[cfg(test)]
