@@ -1,11 +1,39 @@
-//! Where linted texts come from, behind one trait, [`Input`]: the disk, or
-//! the git index (`--staged`).
+//! Where linted texts come from — the disk, the git index (`--staged`), or
+//! standard input with the disk around it — behind one trait, [`Input`],
+//! and which files a run over the index or `--changed-since` lints.
 //! Bytes are decoded once here: a byte-order mark is kept (the scanners
 //! step over it), CRLF is kept (spans count characters), invalid UTF-8 is
 //! decoded lossily with a note, and a file with NUL bytes is passed over as
 //! binary.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+
+use super::Settings;
+use crate::source::{Worktree, WorktreeError};
+use crate::walk::{classify, FileKind};
+
+/// Why the input of a run cannot be had: standard input unreadable or
+/// unnamed, or the repository not there.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum InputError {
+    #[error("linting standard input needs --stdin-filename to say what kind of file it is")]
+    #[diagnostic(help("e.g. `knobs lint - --stdin-filename runbooks/arm.md`"))]
+    StdinUnnamed,
+    #[error("standard input is larger than {max} bytes, the most knobs lints in one file")]
+    #[diagnostic(help("[lint] max_file_size in knobs.toml raises the limit"))]
+    StdinTooLarge { max: u64 },
+    #[error("cannot read standard input: {0}")]
+    StdinUnread(std::io::Error),
+    #[error("standard input: {0}")]
+    StdinNotText(String),
+    #[error("{}: {}", name.display(), crate::walk::NOT_LINTABLE)]
+    #[diagnostic(help("name a .md, .env or .sh file"))]
+    StdinNotLintable { name: PathBuf },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Git(#[from] WorktreeError),
+}
 
 /// A file's text, and anything the user should know about how it was read.
 #[derive(Debug, Clone)]
@@ -88,6 +116,118 @@ impl Input for StagedFiles {
         let dir = path.parent();
         self.files.iter().filter(|(p, _)| p.parent() == dir && wanted(p)).map(|(p, _)| p.clone()).collect()
     }
+}
+
+/// One file's text from standard input, and the rest (its folder's
+/// context) from the disk.
+pub struct WithStdin {
+    /// The name it is linted under (`--stdin-filename`).
+    pub name: PathBuf,
+    text: Text,
+    disk: Disk,
+}
+
+impl Input for WithStdin {
+    fn read(&self, path: &Path) -> Result<Text, String> {
+        if path == self.name {
+            return Ok(self.text.clone());
+        }
+        self.disk.read(path)
+    }
+
+    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+        let mut out = self.disk.siblings(path, wanted);
+        out.retain(|p| *p != self.name);
+        out
+    }
+}
+
+/// Standard input, read as the file `name` (of the kind that name says),
+/// beside the files of `cwd`.
+pub fn stdin(name: Option<PathBuf>, settings: &Settings<'_>, cwd: &Path) -> Result<(WithStdin, FileKind), InputError> {
+    let name = name.ok_or(InputError::StdinUnnamed)?;
+    let max = settings.max_file_size;
+    // Read no more than a file may hold: `</dev/zero` is refused, not
+    // read into all the memory.
+    let bytes = crate::bounded::read_from(std::io::stdin().lock(), max).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::FileTooLarge {
+            InputError::StdinTooLarge { max }
+        } else {
+            InputError::StdinUnread(e)
+        }
+    })?;
+    let text = decode(bytes, max).map_err(InputError::StdinNotText)?;
+    let kind = classify(&name, &settings.env_files, text.text.as_bytes())
+        .ok_or_else(|| InputError::StdinNotLintable { name: name.clone() })?;
+    Ok((WithStdin { name, text, disk: Disk { cwd: cwd.to_path_buf(), max_file_size: max } }, kind))
+}
+
+/// Shows a repository path relative to the working directory when it is
+/// below it, else relative to the repository root.
+fn shown(root: &Path, rel: &str, cwd: &Path) -> PathBuf {
+    let abs = root.join(rel);
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    let abs_canon =
+        abs.parent().and_then(|p| p.canonicalize().ok()).map(|p| p.join(abs.file_name().unwrap_or_default()));
+    abs_canon
+        .as_deref()
+        .unwrap_or(&abs)
+        .strip_prefix(&cwd)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|_| PathBuf::from(rel))
+}
+
+/// The files this commit changes (added or modified in the index against
+/// HEAD) under the given paths, classified, with their blobs and the blobs
+/// of their folders' env files and scripts (their context).
+pub fn staged(
+    paths: &[PathBuf],
+    settings: &Settings<'_>,
+    cwd: &Path,
+) -> Result<(Vec<(PathBuf, FileKind)>, StagedFiles), InputError> {
+    let tree = Worktree::discover(cwd)?;
+    let under = |path: &Path| paths.iter().any(|p| p == Path::new(".") || path.starts_with(p));
+    let changed = tree.staged_changes()?;
+    let mut targets = HashSet::new();
+    let mut dirs = HashSet::new();
+    for rel in changed {
+        let path = shown(&tree.root, &rel, cwd);
+        // Judge by name first, so no blob is read for a `.rs` or a `.png`;
+        // a file without an extension may still be a script (shebang).
+        let by_name = classify(&path, &settings.env_files, b"#!/bin/sh\n");
+        if !under(&path) || by_name.is_none() {
+            continue;
+        }
+        if let Some(dir) = Path::new(&rel).parent() {
+            dirs.insert(dir.to_path_buf());
+        }
+        targets.insert(rel);
+    }
+    // The context of a changed file's folder comes from the index too.
+    let context = |rel: &str| {
+        Path::new(rel).parent().is_some_and(|d| dirs.contains(d))
+            && classify(Path::new(rel), &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown)
+    };
+    let wanted = |rel: &str| targets.contains(rel) || context(rel);
+    let mut files = Vec::new();
+    let mut blobs = Vec::new();
+    for s in tree.staged(&wanted)? {
+        let path = shown(&tree.root, &s.path, cwd);
+        if targets.contains(&s.path) {
+            if let Some(kind) = classify(&path, &settings.env_files, &s.bytes) {
+                files.push((path.clone(), kind));
+            }
+        }
+        blobs.push((path, s.bytes));
+    }
+    files.sort();
+    Ok((files, StagedFiles { files: blobs, max_file_size: settings.max_file_size }))
+}
+
+/// Files changed since `rev`, as paths relative to the working directory.
+pub fn changed_since(rev: &str, cwd: &Path) -> Result<Vec<PathBuf>, InputError> {
+    let tree = Worktree::discover(cwd)?;
+    Ok(tree.changed_since(rev)?.iter().map(|p| shown(&tree.root, p, cwd)).collect())
 }
 
 /// Text of a file's bytes, or why it is skipped.

@@ -2,9 +2,26 @@
 //! the pinned catalogue, suppressions are applied. Each file is linted on its
 //! own, in its folder's context (built once per folder), so files run in
 //! parallel.
+//!
+//! Who does what, in the order a run goes:
+//! - [`settings`]: knobs.toml and the command line, validated into
+//!   [`Settings`] (rules, severities, globs, the engine's commands);
+//! - [`input`]: where texts come from ([`Disk`], [`StagedFiles`], standard
+//!   input) and how bytes become text;
+//! - [`driver`]: hands files to threads, catches a bug met on one file, and
+//!   puts the [`Report`] in order;
+//! - [`folder`]: a folder's context (env trio, pins), built once;
+//! - [`file`]: one file — [`dispatch`] picks its scanner ([`scanners`] read,
+//!   [`refs`] are what they find), [`pins`] picks the version each ref is
+//!   judged against, [`rules`] judge, [`suppress`] silences and reports
+//!   suppressions;
+//! - [`finding`]: the output model `report/` renders;
+//! - [`fix`]: applies findings' fixes;
+//! - [`argv`]: a literal argv judged by the same rules, for `knobs verify`.
 
 pub mod argv;
 pub mod dispatch;
+pub mod driver;
 pub mod file;
 pub mod finding;
 pub mod fix;
@@ -18,239 +35,10 @@ pub mod settings;
 pub mod span;
 pub mod suppress;
 
-use std::path::{Path, PathBuf};
-
-use crate::walk::{FileKind, Skipped};
 pub use argv::{judge_argv, ArgvJudge, JudgedWord};
 pub use dispatch::scan;
+pub use driver::{lint_files, lint_walk, Linter};
 pub use file::lint_file;
 pub use finding::{Excerpt, FileReport, Finding, Report, SpanOut};
-use folder::{Folder, Folders};
 pub use input::{Disk, Input, StagedFiles, Text};
 pub use settings::{engine_commands, Overrides, Settings, DEFAULT_MAX_FILE_SIZE, DEFAULT_TARGET_LABELS};
-
-/// One file's result, with its place in the report: (order, path, result).
-type Linted = (usize, PathBuf, Result<FileReport, Skipped>);
-
-/// Lints files as they come — from a list, or from a walk still under way
-/// — on whichever thread hands them in. Each folder's context is built
-/// once; each file is read once and linted once.
-pub struct Linter<'s, 'a> {
-    source: &'s dyn Input,
-    settings: &'s Settings<'a>,
-    folders: Folders,
-    /// (order, path, result); sorted by order, then path, at the end.
-    results: std::sync::Mutex<Vec<Linted>>,
-    /// Files linted with nothing to say.
-    clean: std::sync::atomic::AtomicUsize,
-    /// Files knobs failed on (a bug), with what it said.
-    failed: std::sync::Mutex<Vec<(PathBuf, String)>>,
-    /// Files put off until their folder's context is ready.
-    later: std::sync::Mutex<Vec<(usize, PathBuf, FileKind)>>,
-    /// Paths linted so far, when the same file may be handed in twice.
-    seen: Option<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
-    /// Env files units name (`EnvironmentFile=`), with the unit's order.
-    named_env: std::sync::Mutex<Vec<(usize, PathBuf)>>,
-}
-
-impl<'s, 'a> Linter<'s, 'a> {
-    pub fn new(source: &'s dyn Input, settings: &'s Settings<'a>) -> Self {
-        Linter {
-            source,
-            settings,
-            folders: Folders::default(),
-            results: std::sync::Mutex::new(Vec::new()),
-            later: std::sync::Mutex::new(Vec::new()),
-            clean: std::sync::atomic::AtomicUsize::new(0),
-            failed: std::sync::Mutex::new(Vec::new()),
-            seen: None,
-            named_env: std::sync::Mutex::new(Vec::new()),
-        }
-    }
-
-    /// Lints a file handed in twice only once (several walked paths may
-    /// overlap: `knobs lint docs docs/arm.md`).
-    pub fn once_each(mut self) -> Self {
-        self.seen = Some(std::sync::Mutex::new(std::collections::HashSet::new()));
-        self
-    }
-
-    /// Lints one file (`rel` as shown). `order` places it in the report
-    /// (equal orders: by path).
-    pub fn lint(&self, order: usize, rel: &Path, kind: FileKind) {
-        if let Some(Ok(mut seen)) = self.seen.as_ref().map(|s| s.lock()) {
-            if !seen.insert(rel.to_path_buf()) {
-                return;
-            }
-        }
-        // A file whose folder another thread is still reading waits for the end.
-        let Some(folder) = self.folders.ready(rel, self.settings, self.source) else {
-            if let Ok(mut later) = self.later.lock() {
-                later.push((order, rel.to_path_buf(), kind));
-            }
-            return;
-        };
-        self.lint_in(order, rel, kind, &folder);
-        self.catch_up();
-    }
-
-    /// Lints files put off earlier whose folders are ready now.
-    fn catch_up(&self) {
-        loop {
-            let next = {
-                let Ok(mut later) = self.later.lock() else { return };
-                match later.iter().position(|(_, rel, _)| self.folders.built(rel)) {
-                    Some(i) => later.swap_remove(i),
-                    None => return,
-                }
-            };
-            let (order, rel, kind) = next;
-            let folder = self.folders.of(&rel, self.settings, self.source);
-            self.lint_in(order, &rel, kind, &folder);
-        }
-    }
-
-    fn lint_in(&self, order: usize, rel: &Path, kind: FileKind, folder: &Folder) {
-        // A bug met on one file (reading or linting it) is reported for that
-        // file; the run goes on.
-        let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.source.read(rel), None));
-            // A scan made as another kind (by name, not by content) is not reused.
-            let scanned = scanned.filter(|_| kind == FileKind::Shell);
-            match read {
-                Ok(text) => Ok(lint_file(rel, text, kind, self.settings, folder, scanned)),
-                Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
-            }
-        }));
-        let result = linted.unwrap_or_else(|payload| {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
-            if let Ok(mut failed) = self.failed.lock() {
-                failed.push((rel.to_path_buf(), what.clone()));
-            }
-            Err(Skipped {
-                path: rel.to_path_buf(),
-                reason: format!("knobs failed on it ({what}): a bug, please report it"),
-            })
-        });
-        // Env files a unit names are linted at the end, once.
-        if let Ok(f) = &result {
-            if !f.env_files.is_empty() {
-                if let Ok(mut named) = self.named_env.lock() {
-                    named.extend(f.env_files.iter().map(|p| (order, p.clone())));
-                }
-            }
-        }
-        // A file with nothing to say is counted, not kept.
-        if let Ok(f) = &result {
-            if !self.settings.keep_clean && f.is_clean(&self.settings.catalog.source.tag) {
-                self.clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                return;
-            }
-        }
-        if let Ok(mut results) = self.results.lock() {
-            results.push((order, rel.to_path_buf(), result));
-        }
-    }
-
-    /// The report: files in order, then the folders' notes.
-    pub fn finish(self) -> Report {
-        use rayon::prelude::*;
-        let later = std::mem::take(&mut *self.later.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        let lint_later = |(order, rel, kind): &(usize, PathBuf, FileKind)| {
-            let folder = self.folders.of(rel, self.settings, self.source);
-            self.lint_in(*order, rel, *kind, &folder);
-        };
-        // A few left over are done here; many (a list with no walk) in parallel.
-        if later.len() > 64 {
-            later.par_iter().for_each(lint_later);
-        } else {
-            later.iter().for_each(lint_later);
-        }
-        // A file a unit names as its EnvironmentFile= is an env file. One
-        // whose name already says so was linted as one by the walk; others
-        // (`engine.conf`) are linted here, if they are there.
-        let mut named = std::mem::take(&mut *self.named_env.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
-        named.sort();
-        named.dedup_by(|a, b| a.1 == b.1);
-        let mut named_env = Vec::new();
-        for (order, rel) in named {
-            if crate::walk::classify(&rel, &self.settings.env_files, b"").is_some() || self.source.read(&rel).is_err() {
-                continue;
-            }
-            let folder = self.folders.of(&rel, self.settings, self.source);
-            self.lint_in(order, &rel, FileKind::Env, &folder);
-            named_env.push(rel);
-        }
-        let mut results = self.results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        // Path order (component by component) as bytes: `/` sorts first.
-        results.sort_by_cached_key(|(order, path, _)| {
-            let key: Vec<u8> =
-                path.as_os_str().as_encoded_bytes().iter().map(|b| if *b == b'/' { 0 } else { *b }).collect();
-            (*order, key)
-        });
-        let mut report = Report { notes: self.folders.notes(), ..Report::default() };
-        report.clean = self.clean.into_inner();
-        report.failed = self.failed.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-        report.named_env = named_env;
-        for (_, _, r) in results {
-            match r {
-                Ok(f) => report.files.push(f),
-                Err(s) => report.skipped.push(s),
-            }
-        }
-        report
-    }
-}
-
-/// Lints a list of files in parallel (work stealing across every core);
-/// results come back in input order.
-pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Input, settings: &Settings<'_>) -> Report {
-    use rayon::prelude::*;
-    let linter = Linter::new(source, settings);
-    files.par_iter().enumerate().for_each(|(i, (rel, kind))| linter.lint(i, rel, *kind));
-    linter.finish()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Panics on one file, as a bug in a scanner would.
-    struct Panicky;
-
-    impl Input for Panicky {
-        fn read(&self, path: &Path) -> Result<Text, String> {
-            if path.ends_with("boom.md") {
-                panic!("planted");
-            }
-            Ok(Text { text: "`--checkpoint-policy floor`\n".into(), note: None })
-        }
-        fn siblings(&self, _: &Path, _: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
-            Vec::new()
-        }
-    }
-
-    #[test]
-    fn a_file_knobs_fails_on_is_reported_and_the_run_goes_on() {
-        let store = crate::catalog::store::Store::embedded("radiance").expect("embedded");
-        let catalog = store.get("radiance", "v1.8.1").expect("v1.8.1");
-        let profile = crate::catalog::profile::builtin("radiance").expect("profile");
-        let settings = Settings::new(&profile, catalog, &store.catalogs, Vec::new());
-        let files = [
-            (PathBuf::from("a.md"), FileKind::Markdown),
-            (PathBuf::from("boom.md"), FileKind::Markdown),
-            (PathBuf::from("c.md"), FileKind::Markdown),
-        ];
-        let report = lint_files(&files, &Panicky, &settings);
-        assert_eq!(report.failed, [(PathBuf::from("boom.md"), "planted".to_string())]);
-        // The two others were linted: each has its finding.
-        let linted: Vec<_> = report.files.iter().map(|f| (f.path.as_str(), f.findings.len())).collect();
-        assert_eq!(linted, [("a.md", 1), ("c.md", 1)]);
-        assert_eq!(report.skipped.len(), 1);
-        assert_eq!(report.skipped[0].reason, "knobs failed on it (planted): a bug, please report it");
-    }
-}
