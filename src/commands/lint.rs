@@ -15,6 +15,7 @@ use crate::config::Config;
 use crate::lint::rules::Severity;
 use crate::lint::{input, lint_files, lint_walk, Disk, Overrides, Report, Settings};
 use crate::report::{self, Format};
+use crate::walk::Skipped;
 
 pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let overrides = Overrides {
@@ -80,10 +81,16 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         report::render(&report, args.format, &report::Context { build: &build, color, summary: io.verbosity >= 0 })
     };
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
-    let unreadable: Vec<&crate::walk::Skipped> =
+    let unreadable: Vec<&Skipped> =
         report.skipped.iter().filter(|s| s.unreadable() && named.contains(&s.path)).collect();
     let notes = report::notes(&report, &unreadable, io.verbosity, builds.first().map(String::as_str));
     io.err.write_all(notes.as_bytes()).map_err(super::OutputError)?;
+    outcome(&report, &unreadable, args.exit_zero, fail_on)
+}
+
+/// The exit: an error when a named file could not be read or knobs failed
+/// on one (a bug), else findings at or above `fail_on` (unless `--exit-zero`).
+fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: Severity) -> Result<Outcome> {
     if let Some(first) = unreadable.first() {
         let others = match unreadable.len() - 1 {
             0 => String::new(),
@@ -103,7 +110,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             failed_message(&report.failed)
         ));
     }
-    if args.exit_zero {
+    if exit_zero {
         return Ok(Outcome::Clean);
     }
     Ok(if report.findings().any(|f| f.severity >= fail_on) { Outcome::Findings } else { Outcome::Clean })
