@@ -20,9 +20,9 @@
 //! - [`argv`]: a literal argv judged by the same rules, for `knobs verify`.
 
 pub mod argv;
-pub mod dispatch;
-pub mod driver;
-pub mod file;
+mod dispatch;
+mod driver;
+mod file;
 pub mod finding;
 pub mod fix;
 pub mod folder;
