@@ -22,7 +22,7 @@ type Linted = (usize, PathBuf, Result<FileReport, Skipped>);
 /// — on whichever thread hands them in. Each folder's context is built
 /// once; each file is read once and linted once.
 pub struct Linter<'s, 'a> {
-    source: &'s dyn Input,
+    input: &'s dyn Input,
     settings: &'s Settings<'a>,
     folders: Folders,
     /// (order, path, result); sorted by order, then path, at the end.
@@ -40,9 +40,9 @@ pub struct Linter<'s, 'a> {
 }
 
 impl<'s, 'a> Linter<'s, 'a> {
-    pub fn new(source: &'s dyn Input, settings: &'s Settings<'a>) -> Self {
+    pub fn new(input: &'s dyn Input, settings: &'s Settings<'a>) -> Self {
         Linter {
-            source,
+            input,
             settings,
             folders: Folders::default(),
             results: std::sync::Mutex::new(Vec::new()),
@@ -70,7 +70,7 @@ impl<'s, 'a> Linter<'s, 'a> {
             }
         }
         // A file whose folder another thread is still reading waits for the end.
-        let Some(folder) = self.folders.ready(rel, self.settings, self.source) else {
+        let Some(folder) = self.folders.ready(rel, self.settings, self.input) else {
             if let Ok(mut later) = self.later.lock() {
                 later.push((order, rel.to_path_buf(), kind));
             }
@@ -91,7 +91,7 @@ impl<'s, 'a> Linter<'s, 'a> {
                 }
             };
             let (order, rel, kind) = next;
-            let folder = self.folders.of(&rel, self.settings, self.source);
+            let folder = self.folders.of(&rel, self.settings, self.input);
             self.lint_in(order, &rel, kind, &folder);
         }
     }
@@ -100,7 +100,7 @@ impl<'s, 'a> Linter<'s, 'a> {
         // A bug met on one file (reading or linting it) is reported for that
         // file; the run goes on.
         let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.source.read(rel), None));
+            let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.input.read(rel), None));
             // A scan made as another kind (by name, not by content) is not reused.
             let scanned = scanned.filter(|_| kind == FileKind::Shell);
             match read {
@@ -147,7 +147,7 @@ impl<'s, 'a> Linter<'s, 'a> {
         use rayon::prelude::*;
         let later = std::mem::take(&mut *self.later.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         let lint_later = |(order, rel, kind): &(usize, PathBuf, FileKind)| {
-            let folder = self.folders.of(rel, self.settings, self.source);
+            let folder = self.folders.of(rel, self.settings, self.input);
             self.lint_in(*order, rel, *kind, &folder);
         };
         // A few left over are done here; many (a list with no walk) in parallel.
@@ -164,10 +164,10 @@ impl<'s, 'a> Linter<'s, 'a> {
         named.dedup_by(|a, b| a.1 == b.1);
         let mut named_env = Vec::new();
         for (order, rel) in named {
-            if crate::walk::classify(&rel, &self.settings.env_files, b"").is_some() || self.source.read(&rel).is_err() {
+            if crate::walk::classify(&rel, &self.settings.env_files, b"").is_some() || self.input.read(&rel).is_err() {
                 continue;
             }
-            let folder = self.folders.of(&rel, self.settings, self.source);
+            let folder = self.folders.of(&rel, self.settings, self.input);
             self.lint_in(order, &rel, FileKind::Env, &folder);
             named_env.push(rel);
         }
@@ -194,9 +194,9 @@ impl<'s, 'a> Linter<'s, 'a> {
 
 /// Lints a list of files in parallel (work stealing across every core);
 /// results come back in input order.
-pub fn lint_files(files: &[(PathBuf, FileKind)], source: &dyn Input, settings: &Settings<'_>) -> Report {
+pub fn lint_files(files: &[(PathBuf, FileKind)], input: &dyn Input, settings: &Settings<'_>) -> Report {
     use rayon::prelude::*;
-    let linter = Linter::new(source, settings);
+    let linter = Linter::new(input, settings);
     files.par_iter().enumerate().for_each(|(i, (rel, kind))| linter.lint(i, rel, *kind));
     linter.finish()
 }
@@ -245,8 +245,8 @@ pub fn lint_walk(
 
 #[cfg(test)]
 mod tests {
-    use super::super::input::Text;
     use super::*;
+    use crate::lint::input::Text;
 
     /// Panics on one file, as a bug in a scanner would.
     struct Panicky;
