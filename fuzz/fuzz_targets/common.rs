@@ -17,7 +17,7 @@ use knobs::catalog::semantics::{self, Semantics};
 use knobs::catalog::store::{self, Store};
 use knobs::catalog::{diff, query, render};
 use knobs::extract::{extract_flags, extract_metrics, SourceFile};
-use knobs::lint::{lint_files, Index, Report, Settings};
+use knobs::lint::{lint_files, Report, Settings, StagedFiles};
 use knobs::report::{Context, Format};
 use knobs::walk::FileKind;
 
@@ -49,7 +49,7 @@ pub fn settings() -> &'static Settings<'static> {
 /// too).
 pub fn lint_one(path: &str, kind: FileKind, bytes: &[u8]) -> Report {
     let path = PathBuf::from(path);
-    let index = Index { files: vec![(path.clone(), bytes.to_vec())], max_file_size: 1 << 20 };
+    let index = StagedFiles { files: vec![(path.clone(), bytes.to_vec())], max_file_size: 1 << 20 };
     let report = lint_files(&[(path, kind)], &index, settings());
     // Lint catches a panic per file and reports the file as failed (so a
     // bug does not end a CI run): for the fuzzer, that is a crash.
@@ -194,7 +194,7 @@ pub fn catalog(data: &[u8]) {
     // Lint small fixed files judged against this catalogue.
     let all = std::slice::from_ref(&c);
     let settings = Settings::new(profile, &c, all, Vec::new());
-    let index = Index {
+    let index = StagedFiles {
         files: FILES.iter().map(|(p, _, t)| (PathBuf::from(p), t.as_bytes().to_vec())).collect(),
         max_file_size: 1 << 20,
     };

@@ -5,74 +5,115 @@
 //! Each path is judged under the `knobs.toml` found from it upward (as ruff
 //! and git find theirs); `--config` names one for all.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use miette::{miette, Result};
+use miette::Result;
 
 use super::{Outcome, Run};
-use crate::catalog::model::Catalog;
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
-use crate::lint::rules::{Severity, RULES};
-use crate::lint::source::{decode, Text};
-use crate::lint::{lint_files, Disk, Index, Linter, Report, Settings, Source, DEFAULT_MAX_FILE_SIZE};
+use crate::lint::rules::Severity;
+use crate::lint::{input, lint_files, lint_walk, Disk, Overrides, Report, Settings};
 use crate::report::{self, Format};
-use crate::source::Worktree;
-use crate::walk::{classify, FileKind};
+use crate::walk::Skipped;
 
-/// `[lint.severity]`, checked against the rules, pointing into knobs.toml.
-fn severities(cfg: &Config) -> Result<HashMap<&'static str, Option<Severity>>> {
-    let mut out = HashMap::new();
-    for (rule, level) in &cfg.severity {
-        let Some(r) = crate::lint::rules::find(&rule.value) else {
-            return Err(unknown_rule(cfg, &rule.value, rule.span.clone(), "[lint.severity]").into());
-        };
-        let sev = match level.value.as_str() {
-            "error" => Some(Severity::Error),
-            "warning" => Some(Severity::Warning),
-            "off" => None,
-            _ => {
-                return Err(cfg
-                    .error_at(
-                        level.span.clone(),
-                        "invalid severity".into(),
-                        "not a severity",
-                        Some("use `error`, `warning` or `off`".into()),
-                    )
-                    .into())
-            }
-        };
-        out.insert(r.code, sev);
-    }
-    Ok(out)
-}
-
-fn unknown_rule(cfg: &Config, name: &str, span: std::ops::Range<usize>, table: &str) -> crate::config::ConfigError {
-    let near = crate::catalog::query::suggest(name, RULES.iter().flat_map(|r| [r.code, r.name]));
-    let help = match near {
-        Some(n) => format!("did you mean `{n}`? `knobs rules` lists the rule codes and names"),
-        None => "`knobs rules` lists the rule codes and names".into(),
+pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
+    let overrides = Overrides {
+        keep_text: args.fix || args.diff,
+        keep_clean: io.verbosity > 1,
+        ..Overrides::new(&args.select, &args.ignore)?
     };
-    cfg.error_at(span, format!("{table} names no rule `{name}`"), "unknown rule", Some(help))
+    let mut merged = Report::default();
+    let mut builds: Vec<String> = Vec::new();
+    let mut fail_on = Severity::Warning;
+    let mut fixed = 0usize;
+    // The files named on the command line: one that cannot be read at all
+    // is an error, not a note (CI must not pass on a file it never read).
+    let mut named: Vec<PathBuf> = Vec::new();
+    for group in groups(args, cfg, io)? {
+        if !args.staged {
+            named.extend(group.paths.iter().cloned());
+        }
+        let cfg = &group.cfg;
+        let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+        let catalog = engine.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
+        let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, &engine.store.catalogs)?;
+        let report = if args.staged {
+            let (files, staged) = input::staged(&group.paths, &settings, &io.cwd)?;
+            lint_files(&files, &staged, &settings)
+        } else if group.paths.iter().any(|p| p == Path::new("-")) {
+            let (stdin, kind) = input::stdin(args.stdin_filename.clone(), &settings, &io.cwd)?;
+            lint_files(&[(stdin.name.clone(), kind)], &stdin, &settings)
+        } else {
+            let changed = args.changed_since.as_deref().map(|rev| input::changed_since(rev, &io.cwd)).transpose()?;
+            let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
+            let report = lint_walk(&group.paths, &disk, &settings, changed.as_deref(), cfg.path.as_deref())?;
+            if args.fix || args.diff {
+                fixed +=
+                    crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(super::OutputError)?;
+            }
+            report
+        };
+        let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
+        if !builds.contains(&build) {
+            builds.push(build);
+        }
+        if matches!(args.fail_on, Some(FailOn::Error))
+            || (args.fail_on.is_none() && cfg.fail_on.as_deref() == Some("error"))
+        {
+            fail_on = Severity::Error;
+        }
+        merged.absorb(report);
+    }
+    let report = merged;
+    if args.fix || args.diff {
+        if !args.diff && io.verbosity >= 0 {
+            writeln!(io.err, "fixed {fixed} {}", if fixed == 1 { "finding" } else { "findings" })
+                .map_err(super::OutputError)?;
+        }
+        return Ok(Outcome::Clean);
+    }
+    let text = if args.statistics {
+        report::statistics(&report)
+    } else {
+        let color = args.format == Format::Human && io.color;
+        let build = builds.join("; ");
+        report::render(&report, args.format, &report::Context { build: &build, color, summary: io.verbosity >= 0 })
+    };
+    io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
+    let unreadable: Vec<&Skipped> =
+        report.skipped.iter().filter(|s| s.unreadable() && named.contains(&s.path)).collect();
+    let notes = report::notes(&report, &unreadable, io.verbosity, builds.first().map(String::as_str));
+    io.err.write_all(notes.as_bytes()).map_err(super::OutputError)?;
+    outcome(&report, &unreadable, args.exit_zero, fail_on)
 }
 
-/// Rule codes from names or codes on the command line.
-fn rule_codes(list: &[String], option: &str) -> Result<Vec<&'static str>> {
-    let mut out = Vec::new();
-    for item in list.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
-        match crate::lint::rules::find(item) {
-            Some(r) => out.push(r.code),
-            None => {
-                let near = crate::catalog::query::suggest(item, RULES.iter().flat_map(|r| [r.code, r.name]));
-                return Err(miette!(
-                    help = near.map_or("`knobs rules` lists the rules".to_string(), |n| format!("did you mean `{n}`?")),
-                    "{option} names no rule `{item}`"
-                ));
-            }
-        }
+/// The exit: an error when a named file could not be read or knobs failed
+/// on one (a bug), else findings at or above `fail_on` (unless `--exit-zero`).
+fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: Severity) -> Result<Outcome> {
+    if let Some(first) = unreadable.first() {
+        let others = match unreadable.len() - 1 {
+            0 => String::new(),
+            n => format!(" (and {} more named file{})", n, if n == 1 { "" } else { "s" }),
+        };
+        return Err(miette::miette!(
+            help = "the other files were linted; a folder named instead passes over what it cannot read, with a note",
+            "cannot lint {}, named on the command line: {}{others}",
+            first.path.display(),
+            first.reason
+        ));
     }
-    Ok(out)
+    if !report.failed.is_empty() {
+        return Err(miette::miette!(
+            help = "the other files were linted; please report this with the file that triggers it",
+            "{}",
+            failed_message(&report.failed)
+        ));
+    }
+    if exit_zero {
+        return Ok(Outcome::Clean);
+    }
+    Ok(if report.findings().any(|f| f.severity >= fail_on) { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// One project's share of a run: its configuration and the paths under it.
@@ -107,321 +148,6 @@ fn groups(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<Vec<Group>> {
         }
     }
     Ok(out)
-}
-
-/// A source that serves one file's text from standard input and the rest
-/// (its folder's context) from the disk.
-struct WithStdin {
-    name: PathBuf,
-    text: Text,
-    disk: Disk,
-}
-
-impl Source for WithStdin {
-    fn read(&self, path: &Path) -> std::result::Result<Text, String> {
-        if path == self.name {
-            return Ok(self.text.clone());
-        }
-        self.disk.read(path)
-    }
-
-    fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
-        let mut out = self.disk.siblings(path, wanted);
-        out.retain(|p| *p != self.name);
-        out
-    }
-}
-
-pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let select = (!args.select.is_empty()).then(|| rule_codes(&args.select, "--select")).transpose()?;
-    let ignore = rule_codes(&args.ignore, "--ignore")?;
-    let mut merged = Report::default();
-    let mut builds: Vec<String> = Vec::new();
-    let mut fail_on = Severity::Warning;
-    let mut fixed = 0usize;
-    // The files named on the command line: one that cannot be read at all
-    // is an error, not a note (CI must not pass on a file it never read).
-    let mut named: Vec<PathBuf> = Vec::new();
-    for group in groups(args, cfg, io)? {
-        if !args.staged {
-            named.extend(group.paths.iter().cloned());
-        }
-        let cfg = &group.cfg;
-        let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-        let name = cfg.engine_name(None);
-        let catalog = engine.catalog(name, args.version.as_deref(), cfg)?;
-        let all: &[Catalog] = &engine.store.catalogs;
-        let mut extra = cfg.engine_commands.clone();
-        extra.extend(cfg.serve_scripts.iter().cloned());
-        let mut settings = Settings::new(&engine.profile, catalog, all, extra);
-        settings.env_files = cfg.env_files.clone();
-        settings.severity = severities(cfg)?;
-        settings.keep_text = args.fix || args.diff;
-        settings.keep_clean = io.verbosity > 1;
-        if let Some(labels) = &cfg.target_labels {
-            settings.target_labels = labels.clone();
-        }
-        if !cfg.helm_args.is_empty() {
-            settings.helm_args = cfg.helm_args.clone();
-            settings.helm_args_named = true;
-        }
-        settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
-        let mut cfg_select: Vec<&'static str> = Vec::new();
-        for s in &cfg.select {
-            cfg_select.push(
-                crate::lint::rules::find(&s.value)
-                    .ok_or_else(|| unknown_rule(cfg, &s.value, s.span.clone(), "[lint] select"))?
-                    .code,
-            );
-        }
-        settings.select = select.clone().or((!cfg_select.is_empty()).then_some(cfg_select));
-        settings.ignore = ignore.clone();
-        for s in &cfg.ignore {
-            settings.ignore.push(
-                crate::lint::rules::find(&s.value)
-                    .ok_or_else(|| unknown_rule(cfg, &s.value, s.span.clone(), "[lint] ignore"))?
-                    .code,
-            );
-        }
-        for (glob, rules) in &cfg.per_file_ignores {
-            let matcher = globset::Glob::new(&glob.value)
-                .map_err(|e| {
-                    cfg.error_at(glob.span.clone(), format!("invalid glob `{}`: {e}", glob.value), "this glob", None)
-                })?
-                .compile_matcher();
-            let mut codes = Vec::new();
-            for r in rules {
-                codes.push(
-                    crate::lint::rules::find(&r.value)
-                        .ok_or_else(|| unknown_rule(cfg, &r.value, r.span.clone(), "[lint.per-file-ignores]"))?
-                        .code,
-                );
-            }
-            settings.per_file_ignores.push((matcher, codes));
-        }
-        let patterns: Vec<String> = cfg.exclude.iter().map(|e| e.value.clone()).collect();
-        let exclude = crate::walk::globs(&patterns).map_err(|e| {
-            let span = cfg.exclude.first().map(|e| e.span.clone()).unwrap_or(0..0);
-            cfg.error_at(span, format!("invalid [lint] exclude glob: {e}"), "here", None)
-        })?;
-        let report = if args.staged {
-            let (files, index) = staged(&group.paths, &settings, io)?;
-            lint_files(&files, &index, &settings)
-        } else if group.paths.iter().any(|p| p == Path::new("-")) {
-            let name = args.stdin_filename.clone().ok_or_else(|| {
-                miette!(
-                    help = "e.g. `knobs lint - --stdin-filename runbooks/arm.md`",
-                    "linting standard input needs --stdin-filename to say what kind of file it is"
-                )
-            })?;
-            // Read no more than a file may hold: `</dev/zero` is refused, not
-            // read into all the memory.
-            let bytes = crate::bounded::read_from(std::io::stdin().lock(), settings.max_file_size).map_err(|e| {
-                if e.kind() == std::io::ErrorKind::FileTooLarge {
-                    miette!(
-                        help = "[lint] max_file_size in knobs.toml raises the limit",
-                        "standard input is larger than {} bytes, the most knobs lints in one file",
-                        settings.max_file_size
-                    )
-                } else {
-                    miette!("cannot read standard input: {e}")
-                }
-            })?;
-            let text = decode(bytes, settings.max_file_size).map_err(|e| miette!("standard input: {e}"))?;
-            let kind = classify(&name, &settings.env_files, text.text.as_bytes()).ok_or_else(|| {
-                miette!(help = "name a .md, .env or .sh file", "{}: {}", name.display(), crate::walk::NOT_LINTABLE)
-            })?;
-            let source = WithStdin {
-                name: name.clone(),
-                text,
-                disk: Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size },
-            };
-            lint_files(&[(name, kind)], &source, &settings)
-        } else {
-            let changed = match &args.changed_since {
-                Some(rev) => Some(changed_since(rev, io)?),
-                None => None,
-            };
-            let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
-            // Files are linted as the walk finds them, on the walk's threads.
-            let linter = Linter::new(&disk, &settings);
-            let linter = if group.paths.len() > 1 { linter.once_each() } else { linter };
-            let walked = crate::walk::walk_each(&group.paths, &io.cwd, &settings.env_files, &exclude, &|rel, kind| {
-                if changed.as_ref().is_none_or(|c| c.iter().any(|c| c == rel)) {
-                    linter.lint(0, rel, kind);
-                }
-            })?;
-            let mut report = linter.finish();
-            // A file a unit names as its env file was linted, not skipped.
-            report.skipped.extend(walked.skipped.into_iter().filter(|s| !report.named_env.contains(&s.path)));
-            report.excluded += walked.excluded;
-            // Each named path is linted under the nearest knobs.toml above it;
-            // one met further down is not read, and its settings would seem
-            // to apply: say so.
-            let in_use = cfg.path.as_ref().and_then(|p| p.canonicalize().ok());
-            for s in &report.skipped {
-                if s.path.file_name().is_some_and(|n| n == crate::config::FILE_NAME) {
-                    let found = io.cwd.join(&s.path).canonicalize().ok();
-                    if found.is_some() && found != in_use {
-                        let dir = s.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-                        report.notes.push(format!(
-                            "{} is not read: a run uses the knobs.toml above each path it is given (lint {} to use this one)",
-                            s.path.display(),
-                            dir.display()
-                        ));
-                    }
-                }
-            }
-            if args.fix || args.diff {
-                fixed +=
-                    crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(super::OutputError)?;
-            }
-            report
-        };
-        let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
-        if !builds.contains(&build) {
-            builds.push(build);
-        }
-        if matches!(args.fail_on, Some(FailOn::Error))
-            || (args.fail_on.is_none() && cfg.fail_on.as_deref() == Some("error"))
-        {
-            fail_on = Severity::Error;
-        }
-        merged.files.extend(report.files);
-        merged.clean += report.clean;
-        merged.failed.extend(report.failed);
-        merged.skipped.extend(report.skipped);
-        merged.excluded += report.excluded;
-        merged.notes.extend(report.notes);
-    }
-    let report = merged;
-    if args.fix || args.diff {
-        if !args.diff && io.verbosity >= 0 {
-            writeln!(io.err, "fixed {fixed} {}", if fixed == 1 { "finding" } else { "findings" })
-                .map_err(super::OutputError)?;
-        }
-        return Ok(Outcome::Clean);
-    }
-    let build = builds.join("; ");
-    if args.statistics {
-        let text = report::statistics(&report);
-        io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
-    } else {
-        let color = args.format == Format::Human && io.color;
-        let ctx = report::Context { build: &build, color, summary: io.verbosity >= 0 };
-        let text = report::render(&report, args.format, &ctx);
-        io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
-    }
-    let unreadable: Vec<&crate::walk::Skipped> =
-        report.skipped.iter().filter(|s| s.unreadable() && named.contains(&s.path)).collect();
-    if io.verbosity >= 0 {
-        for s in report.skipped.iter().filter(|s| !unreadable.contains(s)) {
-            // Files passed over because they are not ours: only with -v.
-            if s.reason != crate::walk::NOT_LINTABLE || io.verbosity > 0 {
-                let path = s.path.display().to_string();
-                writeln!(io.err, "note: skipped {}: {}", crate::report::visible(&path), s.reason)
-                    .map_err(super::OutputError)?;
-            }
-        }
-        for n in report.all_notes() {
-            writeln!(io.err, "warning: {}", crate::report::visible(n)).map_err(super::OutputError)?;
-        }
-    }
-    if io.verbosity > 0 {
-        let (engine, default_tag) = builds.first().and_then(|b| b.rsplit_once(' ')).unwrap_or(("", ""));
-        for f in &report.files {
-            if f.tag != default_tag || io.verbosity > 1 {
-                writeln!(io.err, "note: {}: judged against {engine} {}", f.path, f.tag).map_err(super::OutputError)?;
-            }
-        }
-    }
-    if let Some(first) = unreadable.first() {
-        let others = match unreadable.len() - 1 {
-            0 => String::new(),
-            n => format!(" (and {} more named file{})", n, if n == 1 { "" } else { "s" }),
-        };
-        return Err(miette::miette!(
-            help = "the other files were linted; a folder named instead passes over what it cannot read, with a note",
-            "cannot lint {}, named on the command line: {}{others}",
-            first.path.display(),
-            first.reason
-        ));
-    }
-    if !report.failed.is_empty() {
-        return Err(miette::miette!(
-            help = "the other files were linted; please report this with the file that triggers it",
-            "{}",
-            failed_message(&report.failed)
-        ));
-    }
-    if args.exit_zero {
-        return Ok(Outcome::Clean);
-    }
-    Ok(if report.findings().any(|f| f.severity >= fail_on) { Outcome::Findings } else { Outcome::Clean })
-}
-
-/// Shows a repository path relative to the working directory when it is
-/// below it, else relative to the repository root.
-fn shown(root: &Path, rel: &str, cwd: &Path) -> PathBuf {
-    let abs = root.join(rel);
-    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
-    let abs_canon =
-        abs.parent().and_then(|p| p.canonicalize().ok()).map(|p| p.join(abs.file_name().unwrap_or_default()));
-    abs_canon
-        .as_deref()
-        .unwrap_or(&abs)
-        .strip_prefix(&cwd)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|_| PathBuf::from(rel))
-}
-
-/// The files this commit changes (added or modified in the index against
-/// HEAD) under the given paths, classified, with their blobs and the blobs
-/// of their folders' env files and scripts (their context).
-fn staged(paths: &[PathBuf], settings: &Settings<'_>, io: &Run<'_>) -> Result<(Vec<(PathBuf, FileKind)>, Index)> {
-    let tree = Worktree::discover(&io.cwd)?;
-    let under = |path: &Path| paths.iter().any(|p| p == Path::new(".") || path.starts_with(p));
-    let changed = tree.staged_changes()?;
-    let mut targets = std::collections::HashSet::new();
-    let mut dirs = std::collections::HashSet::new();
-    for rel in changed {
-        let path = shown(&tree.root, &rel, &io.cwd);
-        // Judge by name first, so no blob is read for a `.rs` or a `.png`;
-        // a file without an extension may still be a script (shebang).
-        let by_name = classify(&path, &settings.env_files, b"#!/bin/sh\n");
-        if !under(&path) || by_name.is_none() {
-            continue;
-        }
-        if let Some(dir) = Path::new(&rel).parent() {
-            dirs.insert(dir.to_path_buf());
-        }
-        targets.insert(rel);
-    }
-    // The context of a changed file's folder comes from the index too.
-    let context = |rel: &str| {
-        Path::new(rel).parent().is_some_and(|d| dirs.contains(d))
-            && classify(Path::new(rel), &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown)
-    };
-    let wanted = |rel: &str| targets.contains(rel) || context(rel);
-    let mut files = Vec::new();
-    let mut blobs = Vec::new();
-    for s in tree.staged(&wanted)? {
-        let path = shown(&tree.root, &s.path, &io.cwd);
-        if targets.contains(&s.path) {
-            if let Some(kind) = classify(&path, &settings.env_files, &s.bytes) {
-                files.push((path.clone(), kind));
-            }
-        }
-        blobs.push((path, s.bytes));
-    }
-    files.sort();
-    Ok((files, Index { files: blobs, max_file_size: settings.max_file_size }))
-}
-
-/// Files changed since `rev`, as paths relative to the working directory.
-fn changed_since(rev: &str, io: &Run<'_>) -> Result<Vec<PathBuf>> {
-    let tree = Worktree::discover(&io.cwd)?;
-    Ok(tree.changed_since(rev)?.iter().map(|p| shown(&tree.root, p, &io.cwd)).collect())
 }
 
 /// The error when knobs itself failed on some files (a bug met and caught).

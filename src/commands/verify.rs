@@ -11,6 +11,7 @@ use super::{Outcome, Run};
 use crate::cli::{VerifyArgs, VerifyFormat};
 use crate::config::Config;
 use crate::explain;
+use crate::lint::{engine_commands, ArgvJudge};
 use crate::verify::meters::{KnobVerdict, Status};
 use crate::verify::{argv, fetch, meters, parse_scrape, render, shape, Verification};
 
@@ -74,10 +75,8 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
         None => None,
     };
 
-    let mut extra = cfg.engine_commands.clone();
-    extra.extend(cfg.serve_scripts.iter().cloned());
-    let settings = crate::lint::Settings::new(&e.profile, catalog, &e.store.catalogs, extra);
-    let argv = argv::judge(&cmd, &settings, catalog, &e.semantics);
+    let judge = ArgvJudge::new(&e.profile, catalog, &e.store.catalogs, engine_commands(cfg));
+    let argv = argv::judge(&cmd, &judge, catalog, &e.semantics);
     let shape = shape::compare(&after_e, catalog, &e.store.catalogs, &e.profile);
     let mut knobs = Vec::new();
     for (flag, elsewhere) in named {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
 use crate::config::Config;
-use crate::lint::{scan, Disk, Settings, Source};
+use crate::lint::{engine_commands, scan, Disk, Input, Settings};
 use crate::source::Worktree;
 use crate::walk::FileKind;
 
@@ -38,9 +38,7 @@ pub(crate) fn discover(cfg: &Config, profile: &Profile, catalog: &Catalog, all: 
     let Ok(walked) = crate::walk::discover(std::slice::from_ref(&root), &root, &cfg.env_files, &exclude) else {
         return Project::default();
     };
-    let mut extra = cfg.engine_commands.clone();
-    extra.extend(cfg.serve_scripts.iter().cloned());
-    let settings = Settings::new(profile, catalog, all, extra);
+    let settings = Settings::new(profile, catalog, all, engine_commands(cfg));
     let disk = Disk { cwd: root.clone(), max_file_size: crate::lint::DEFAULT_MAX_FILE_SIZE };
     let mut out = Project::default();
     for (path, kind) in walked.files.iter().filter(|(_, k)| *k == FileKind::Shell) {

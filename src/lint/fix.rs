@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::source::Source;
+use super::input::Input;
 use super::span::LineIndex;
 use super::{FileReport, Report};
 
@@ -80,7 +80,7 @@ fn diff(path: &str, old: &str, new: &str) -> String {
 /// many findings were fixed.
 pub fn apply(
     report: &Report,
-    source: &dyn Source,
+    source: &dyn Input,
     root: &Path,
     preview: bool,
     out: &mut dyn Write,

@@ -9,10 +9,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::dispatch::scan;
+use super::input::{Input, Text};
 use super::scanners::Scan;
-use super::source::{Source, Text};
 use super::span::Span;
-use super::{scan, scanners, Settings};
+use super::{scanners, Settings};
 use crate::catalog::model::Catalog;
 use crate::catalog::store::same_tag;
 use crate::walk::{classify, FileKind};
@@ -96,39 +97,39 @@ impl Folders {
 
     /// The context of the folder holding `path`, waiting for it if another
     /// thread is building it.
-    pub fn of(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Arc<Folder> {
+    pub fn of(&self, path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Arc<Folder> {
         match self.cell(path) {
             Some(cell) => {
                 cell.building.store(true, std::sync::atomic::Ordering::Relaxed);
-                cell.folder.get_or_init(|| Arc::new(build(path, settings, source))).clone()
+                cell.folder.get_or_init(|| Arc::new(build(path, settings, input))).clone()
             }
-            None => Arc::new(build(path, settings, source)),
+            None => Arc::new(build(path, settings, input)),
         }
     }
 
     /// The context of the folder holding `path` when it is built or this
     /// thread builds it now; `None` while another thread is building it (the
     /// caller has other work to do meanwhile).
-    pub fn ready(&self, path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Option<Arc<Folder>> {
-        let Some(cell) = self.cell(path) else { return Some(Arc::new(build(path, settings, source))) };
+    pub fn ready(&self, path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Option<Arc<Folder>> {
+        let Some(cell) = self.cell(path) else { return Some(Arc::new(build(path, settings, input))) };
         if let Some(f) = cell.folder.get() {
             return Some(f.clone());
         }
         if cell.building.swap(true, std::sync::atomic::Ordering::AcqRel) {
             return cell.folder.get().cloned();
         }
-        Some(cell.folder.get_or_init(|| Arc::new(build(path, settings, source))).clone())
+        Some(cell.folder.get_or_init(|| Arc::new(build(path, settings, input))).clone())
     }
 }
 
-fn build(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Folder {
+fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     let mut folder = Folder::default();
     // Only env files and scripts matter; judge by name (an extension-less
     // file may still be a script) so nothing else in the folder is read.
     let by_name = |p: &Path| {
         classify(p, &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| matches!(k, FileKind::Env | FileKind::Shell))
     };
-    let siblings = source.siblings(path, &by_name);
+    let siblings = input.siblings(path, &by_name);
     // A folder with no env file (the linted one included) has no trio.
     let is_env = |p: &Path| classify(p, &settings.env_files, b"").is_some_and(|k| k == FileKind::Env);
     if !is_env(path) && !siblings.iter().any(|p| is_env(p)) {
@@ -138,7 +139,7 @@ fn build(path: &Path, settings: &Settings<'_>, source: &dyn Source) -> Folder {
     let read: Vec<(PathBuf, Result<Text, String>, Option<FileKind>)> = siblings
         .into_iter()
         .map(|p| {
-            let read = source.read(&p);
+            let read = input.read(&p);
             let kind = read.as_ref().ok().and_then(|t| classify(&p, &settings.env_files, t.text.as_bytes()));
             (p, read, kind)
         })

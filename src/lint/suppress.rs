@@ -2,13 +2,15 @@
 //! Markdown (the next line or block), `# knobs: ignore[KNB002]` in env and
 //! shell files and in a Markdown shell block (its own line when trailing,
 //! else the next line), and `knobs: ignore-file` (optionally with rules)
-//! anywhere in a file for the whole file. A suppression that silences
-//! nothing, or names no rule, is reported itself.
+//! anywhere in a file for the whole file. Enforced here too: what a
+//! suppression names is dropped, and one that silences nothing, or names
+//! no rule, is reported itself (KNB008, KNB009).
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::rules::{self, Rule, Violation};
 use super::span::Span;
 
 /// One suppression comment.
@@ -38,7 +40,7 @@ pub fn file_directive(text: &str) -> Option<Vec<String>> {
 }
 
 /// True when a list of rule names or codes (empty: all) names `rule`.
-pub fn names(rules: &[String], rule: &crate::lint::rules::Rule) -> bool {
+pub fn names(rules: &[String], rule: &Rule) -> bool {
     rules.is_empty() || rules.iter().any(|r| r.eq_ignore_ascii_case(rule.code) || r.eq_ignore_ascii_case(rule.name))
 }
 
@@ -75,6 +77,30 @@ pub fn line_comments(text: &str) -> Vec<Suppression> {
         out.push(Suppression { rules, span, first_line: target, last_line: target });
     }
     out
+}
+
+/// Drops what suppressions silence; reports unused and unknown suppressions.
+pub(crate) fn apply(violations: Vec<Violation>, suppressions: &[Suppression]) -> Vec<Violation> {
+    let mut used = vec![false; suppressions.len()];
+    let mut kept = Vec::new();
+    for v in violations {
+        let hit = suppressions
+            .iter()
+            .position(|s| (s.first_line..=s.last_line).contains(&v.span.line) && names(&s.rules, v.rule));
+        match hit {
+            Some(i) => used[i] = true,
+            None => kept.push(v),
+        }
+    }
+    for (s, used) in suppressions.iter().zip(used) {
+        let unknown: Vec<&str> = s.rules.iter().map(String::as_str).filter(|r| rules::find(r).is_none()).collect();
+        if !unknown.is_empty() {
+            kept.push(rules::unknown_suppression::violation(s.span, &unknown));
+        } else if !used {
+            kept.push(rules::unused_suppression::violation(s.span, &s.rules));
+        }
+    }
+    kept
 }
 
 #[cfg(test)]

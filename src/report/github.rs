@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
+use crate::lint::finding::Report;
 use crate::lint::rules::Severity;
-use crate::lint::Report;
 
 /// Escapes a message: `%`, `\r`, `\n`.
 pub fn escape_data(s: &str) -> String {

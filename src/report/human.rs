@@ -6,9 +6,8 @@ use std::fmt::Write as _;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 
 use super::{counts, plural, Context};
+use crate::lint::finding::{Excerpt, Finding, Report};
 use crate::lint::rules::Severity;
-use crate::lint::Excerpt;
-use crate::lint::{Finding, Report};
 
 /// The line a finding points at (with a line of context on each side), cut
 /// to a window around it: the renderer never formats a line of any length

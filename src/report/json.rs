@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{counts, Context};
-use crate::lint::Report;
+use crate::lint::finding::Report;
 
 pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     let findings: Vec<_> = report.findings().collect();

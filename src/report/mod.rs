@@ -4,12 +4,15 @@
 mod github;
 mod human;
 mod json;
+mod notes;
 mod sarif;
 mod short;
 
 use clap::ValueEnum;
 
-use crate::lint::Report;
+use crate::lint::finding::Report;
+
+pub use notes::notes;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
+use crate::lint::finding::Report;
 use crate::lint::rules::{Severity, RULES};
-use crate::lint::Report;
 
 fn level(s: Severity) -> &'static str {
     match s {

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::visible;
-use crate::lint::Report;
+use crate::lint::finding::Report;
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();

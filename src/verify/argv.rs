@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::VerifyError;
 use crate::catalog::model::{Catalog, Kind};
 use crate::catalog::semantics::Semantics;
+use crate::lint::argv::{judge_argv, ArgvJudge};
 use crate::lint::refs::Ref;
-use crate::lint::Settings;
 
 /// An argv read from a file or a process.
 #[derive(Debug, Clone)]
@@ -123,13 +123,13 @@ impl ArgvReport {
 }
 
 /// Judges a process's argv against the pinned catalogue.
-pub fn judge(cmd: &Cmdline, settings: &Settings<'_>, catalog: &Catalog, sem: &Semantics) -> ArgvReport {
+pub fn judge(cmd: &Cmdline, judge: &ArgvJudge<'_>, catalog: &Catalog, sem: &Semantics) -> ArgvReport {
     let mut notes: Vec<String> = cmd.note.iter().cloned().collect();
     let program = cmd.words.first().cloned().unwrap_or_default();
     let base = program.rsplit('/').next().unwrap_or(&program);
     let next = cmd.words.get(1).map(String::as_str);
     // The program word, and a subcommand where the profile has them.
-    let (skip, binary) = match settings.commands.invocation(base, next) {
+    let (skip, binary) = match judge.commands.invocation(base, next) {
         Some((crate::catalog::profile::Invocation::Engine { words, .. }, binary)) => (words, binary),
         // A copy without the program word: every word is an argument.
         _ if program.starts_with('-') => {
@@ -145,7 +145,7 @@ pub fn judge(cmd: &Cmdline, settings: &Settings<'_>, catalog: &Catalog, sem: &Se
         }
     };
     let words: Vec<String> = cmd.words.iter().skip(skip).cloned().collect();
-    let judged = crate::lint::judge_argv(&words, binary.as_ref(), settings);
+    let judged = judge_argv(&words, binary.as_ref(), judge);
     let mut given = Vec::new();
     for j in judged {
         let (written, value) = match &j.r {

@@ -17,6 +17,7 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
+use crate::lint::span::Span;
 
 pub const RULE: Rule = Rule {
     code: "KNB009",
@@ -28,3 +29,15 @@ pub const RULE: Rule = Rule {
 
 /// Reported by the suppression pass, not per reference.
 fn check(_: &Subject<'_, '_>, _: &Ctx<'_>, _: &mut Vec<Violation>) {}
+
+/// The finding for a suppression at `span` naming rules that do not exist.
+pub(crate) fn violation(span: Span, unknown: &[&str]) -> Violation {
+    let names = unknown.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ");
+    Violation {
+        rule: &RULE,
+        span,
+        message: format!("no rule is called {names}"),
+        help: Some("`knobs explain RULE` and `knobs rules` list the rules".into()),
+        fix: None,
+    }
+}

@@ -16,6 +16,7 @@
 //! Use instead: delete the comment.
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
+use crate::lint::span::Span;
 
 pub const RULE: Rule = Rule {
     code: "KNB008",
@@ -27,3 +28,16 @@ pub const RULE: Rule = Rule {
 
 /// Reported by the suppression pass, not per reference.
 fn check(_: &Subject<'_, '_>, _: &Ctx<'_>, _: &mut Vec<Violation>) {}
+
+/// The finding for a suppression at `span` of `rules` (empty: any rule)
+/// that silenced nothing.
+pub(crate) fn violation(span: Span, rules: &[String]) -> Violation {
+    let what = if rules.is_empty() { "any rule".to_string() } else { rules.join(", ") };
+    Violation {
+        rule: &RULE,
+        span,
+        message: format!("this suppression of {what} silences nothing"),
+        help: Some("remove it".into()),
+        fix: None,
+    }
+}

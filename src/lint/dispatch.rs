@@ -1,0 +1,74 @@
+//! Which scanner reads which kind of file: the one place a [`FileKind`]
+//! meets its reader. YAML is parsed once here and handed to the reader of
+//! what it turns out to be (compose, Helm values, Kubernetes manifests,
+//! Prometheus rules).
+
+use super::refs::ArgvRules;
+use super::scanners::{self, Scan, ScanCtx};
+use super::{span, suppress, Settings};
+use crate::catalog::model::Catalog;
+use crate::catalog::query;
+use crate::walk::FileKind;
+
+/// Scans one file's text.
+pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
+    // A byte-order mark is no column (see `span::LineIndex`), so the places
+    // found in the text after it are the places in the whole file; without
+    // this, a reader that expects `FROM` or `[Unit]` first saw none.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let profile = settings.profile;
+    let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
+    let ctx = ScanCtx {
+        commands: &settings.commands,
+        takes_value: &tv,
+        argv: ArgvRules { dash_values: profile.argv.dash_values, positionals: profile.argv.positionals },
+        metrics: &settings.metrics,
+    };
+    let mut out = Scan::default();
+    match kind {
+        FileKind::Markdown => scanners::markdown::scan(text, &ctx, &mut out),
+        FileKind::Env => scanners::env::scan(text, &ctx, &mut out),
+        FileKind::Shell => {
+            let idx = span::LineIndex::new(text);
+            scanners::shell::scan(text, &|s, e| idx.span(text, s, e), &ctx, &mut out);
+            settings.metrics.scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
+            out.suppressions.extend(suppress::line_comments(text));
+        }
+        FileKind::Systemd => scanners::systemd::scan(text, &ctx, &mut out),
+        FileKind::Quadlet => scanners::quadlet::scan(text, &ctx, &mut out),
+        FileKind::Dockerfile => scanners::dockerfile::scan(text, &ctx, &mut out),
+        FileKind::Compose | FileKind::HelmValues | FileKind::Yaml => yaml_file(text, kind, settings, &ctx, &mut out),
+    }
+    out
+}
+
+/// A YAML file: read with the YAML parser, then by what it is — compose,
+/// Helm values (by name), Kubernetes manifests or Prometheus rules (by
+/// content). A file that does not parse is a note naming the line.
+fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    use scanners::{compose, helm, kubernetes, prom_rules, yaml};
+    let idx = span::LineIndex::new(text);
+    let span = |s: usize, e: usize| idx.span(text, s, e);
+    let line_of = |at: usize| idx.position(text, at).0;
+    // A document that does not parse is a note; the others are still read.
+    let (docs, errors) = yaml::load_each(text);
+    for e in errors {
+        out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
+    }
+    match kind {
+        FileKind::Compose => compose::scan(&docs, text, &span, ctx, out),
+        FileKind::HelmValues => {
+            let keys = helm::HelmKeys { keys: &settings.helm_args, named: settings.helm_args_named };
+            helm::scan(&docs, &keys, text, &span, ctx, out);
+        }
+        _ => {
+            if docs.iter().any(kubernetes::is_manifest) {
+                kubernetes::scan(&docs, text, &span, ctx, out);
+            }
+            if docs.iter().any(prom_rules::is_rule_file) {
+                prom_rules::scan(&docs, text, &line_of, &span, ctx, out);
+            }
+        }
+    }
+    out.suppressions.extend(suppress::line_comments(text));
+}

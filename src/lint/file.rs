@@ -1,0 +1,88 @@
+//! Linting one file: scan it (or take the scan its folder's context made),
+//! group its refs by the version each is judged against, run the enabled
+//! rules on each ref, apply the file's suppressions, and keep the findings
+//! with the lines a snippet shows.
+
+use std::path::Path;
+
+use super::finding::{Excerpt, FileReport, Finding};
+use super::folder::Folder;
+use super::input::Text;
+use super::rules::{self, Ctx, Rule, Violation, RULES};
+use super::scanners::Scan;
+use super::{dispatch, pins, span, suppress, Settings};
+use crate::walk::FileKind;
+
+/// Lints one file, `path` as shown to the user, in its folder's context.
+/// `scanned` is the file's scan when its folder's context already made it.
+pub fn lint_file(
+    path: &Path,
+    text: Text,
+    kind: FileKind,
+    settings: &Settings<'_>,
+    folder: &Folder,
+    scanned: Option<Scan>,
+) -> FileReport {
+    let shown = path.display().to_string();
+    let mut notes: Vec<String> = text.note.iter().map(|n| format!("{shown}: {n}")).collect();
+    // The folder's pin picks the catalogue (a pin without one: the folder's note).
+    let catalog = folder.catalog(settings);
+    let text = text.text;
+    let mut scan = scanned.unwrap_or_else(|| dispatch::scan(&text, kind, settings, catalog));
+    // A deployment file's own engine image pins the version its argv is
+    // judged against (a pin with no catalogue: a note, and the folder's);
+    // a compose service or a container with its own image, its own.
+    let groups = pins::group(&text, kind, &shown, settings, catalog, &mut scan, &mut notes);
+    notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
+    let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
+    let mut violations: Vec<Violation> = Vec::new();
+    for (catalog, refs) in &groups {
+        let local = rules::Derived::default();
+        let ctx = Ctx {
+            profile: settings.profile,
+            catalog,
+            all: settings.all,
+            env_flags: &folder.env_flags,
+            derived: settings.derived(catalog).unwrap_or(&local),
+            target_labels: &settings.target_labels,
+        };
+        for r in refs {
+            // Each reference is resolved against the catalogue once, for every rule.
+            let subject = rules::Subject::new(r, &ctx);
+            for rule in &active {
+                (rule.check)(&subject, &ctx, &mut violations);
+            }
+        }
+    }
+    // The version a file is said to be judged against: its first pin's.
+    let catalog = groups.iter().find(|(_, refs)| !refs.is_empty()).or(groups.first()).map_or(catalog, |(c, _)| *c);
+    let file_off = suppress::file_directive(&text);
+    let violations = suppress::apply(violations, &scan.suppressions);
+    let mut findings: Vec<Finding> = violations
+        .into_iter()
+        .filter(|v| settings.enabled(v.rule, &shown))
+        .filter(|v| !file_off.as_ref().is_some_and(|rules| suppress::names(rules, v.rule)))
+        .filter_map(|v| {
+            let severity = settings.severity_of(v.rule)?;
+            Some(Finding::new(v, severity, &shown))
+        })
+        .collect();
+    findings.sort_by(|a, b| (a.span.line, a.span.column, a.code).cmp(&(b.span.line, b.span.column, b.code)));
+    findings.dedup();
+    // Only the lines a snippet shows are kept; the whole text only for fixes.
+    let lines = if findings.is_empty() {
+        Excerpt::default()
+    } else {
+        Excerpt::around(&text, &span::LineIndex::new(&text), &findings)
+    };
+    let text = (settings.keep_text && !findings.is_empty()).then_some(text);
+    // `EnvironmentFile=/etc/radiance/engine.env`: the file of that name
+    // beside the unit, as a repository keeps it.
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let env_files = (scan.env_files.iter())
+        .filter_map(|f| Path::new(f).file_name())
+        .map(|name| dir.join(name))
+        .filter(|p| p != path)
+        .collect();
+    FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes, env_files }
+}

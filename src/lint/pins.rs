@@ -1,0 +1,91 @@
+//! Image pins: a deployment file (a unit, a Dockerfile, compose, Kubernetes,
+//! Helm values) that names the engine's image with a tag is judged against
+//! that version's catalogue, and a compose service or a container with an
+//! image of its own against its own. A pin with no catalogue is a note, and
+//! its refs stay with the file's catalogue.
+
+use super::dispatch::scan;
+use super::refs::Ref;
+use super::scanners::Scan;
+use super::Settings;
+use crate::catalog::model::Catalog;
+use crate::catalog::store::same_tag;
+use crate::walk::FileKind;
+
+/// A file's refs grouped by the catalogue each is judged against, the
+/// file's own group (against `catalog`, or the version its image pins)
+/// first. `scan` is the file's scan as read with `catalog`; it is read
+/// again as a pinned version reads it (which flags take values), and its
+/// refs are taken. Notes name pins with no catalogue, `shown` naming the
+/// file.
+pub(crate) fn group<'a>(
+    text: &str,
+    kind: FileKind,
+    shown: &str,
+    settings: &Settings<'a>,
+    mut catalog: &'a Catalog,
+    scan_out: &mut Scan,
+    notes: &mut Vec<String>,
+) -> Vec<(&'a Catalog, Vec<Ref>)> {
+    let mut groups: Vec<(&Catalog, Vec<Ref>)> = Vec::new();
+    if !matches!(kind, FileKind::Markdown | FileKind::Env | FileKind::Shell) {
+        let pinned_to = |pin: &str, notes: &mut Vec<String>| match settings
+            .all
+            .iter()
+            .find(|c| same_tag(&c.source.tag, pin))
+        {
+            Some(c) => Some(c),
+            None => {
+                let note = format!(
+                    "{shown}: pins {} {pin}, which has no catalogue: judged against {} instead (run `knobs sync --tag {pin}`)",
+                    settings.catalog.source.engine, catalog.source.tag
+                );
+                if !notes.contains(&note) {
+                    notes.push(note);
+                }
+                None
+            }
+        };
+        if scan_out.sections.iter().any(|s| s.pin.is_some()) {
+            // Refs outside a pinned section stay with the file's catalogue.
+            let pins: Vec<String> =
+                scan_out.sections.iter().filter_map(|s| s.pin.clone()).fold(Vec::new(), |mut v, p| {
+                    if !v.contains(&p) {
+                        v.push(p);
+                    }
+                    v
+                });
+            let mut own = std::mem::take(&mut scan_out.refs);
+            for pin in pins {
+                let Some(c) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) else { continue };
+                // Read again as that version reads it (which flags take values).
+                let from = scan(text, kind, settings, c);
+                let refs: Vec<Ref> = (from.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())))
+                    .flat_map(|s| from.refs.get(s.refs.clone()).unwrap_or_default().iter().cloned())
+                    .collect();
+                groups.push((c, refs));
+                // ...and those refs leave the file's group.
+                let mine: Vec<std::ops::Range<usize>> = scan_out
+                    .sections
+                    .iter()
+                    .filter(|s| s.pin.as_deref() == Some(pin.as_str()))
+                    .map(|s| s.refs.clone())
+                    .collect();
+                own = own
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !mine.iter().any(|r| r.contains(i)))
+                    .map(|(_, r)| r)
+                    .collect();
+            }
+            scan_out.refs = own;
+        } else if let Some((pin, _)) = scan_out.pins.first().cloned() {
+            if let Some(pinned) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) {
+                catalog = pinned;
+                *scan_out = scan(text, kind, settings, catalog);
+            }
+        }
+    }
+    groups.insert(0, (catalog, std::mem::take(&mut scan_out.refs)));
+    groups
+}

@@ -1,0 +1,97 @@
+//! What the rules judge against: the profile, the pinned catalogue and
+//! every catalogued version, a folder's env variables, and the facts about
+//! a catalogue that are worked out once ([`Derived`]).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::catalog::model::{Catalog, Flag};
+use crate::catalog::profile::Profile;
+use crate::catalog::query;
+
+/// What the rules judge against.
+pub struct Ctx<'a> {
+    /// The engine's profile: its argv, env and metric rules.
+    pub profile: &'a Profile,
+    /// The pinned version's catalogue for this file.
+    pub catalog: &'a Catalog,
+    /// Every catalogued version of the engine, oldest first.
+    pub all: &'a [Catalog],
+    /// Env variables a serve script passes to a flag.
+    pub env_flags: &'a HashMap<String, String>,
+    /// What is worked out once per catalogue, on first need.
+    pub derived: &'a Derived,
+    /// Labels a scrape adds to every series (`[lint] target_labels`).
+    pub target_labels: &'a [String],
+}
+
+/// Facts about one catalogue that rules ask for often and that take work
+/// to find: each is computed once, when first asked for, and shared by
+/// every file judged against that catalogue.
+#[derive(Debug, Default)]
+pub struct Derived {
+    /// Old name → the catalogue's name, over every other catalogued version.
+    renames: OnceLock<HashMap<String, String>>,
+    /// Every env key the build reads, sorted, with its flag.
+    env_keys: OnceLock<Vec<(String, String)>>,
+}
+
+impl<'a> Ctx<'a> {
+    /// `radiance v1.8.1`
+    pub fn build(&self) -> String {
+        format!("{} {}", self.catalog.source.engine, self.catalog.source.tag)
+    }
+
+    /// Other versions that have a flag of this name.
+    pub fn versions_with_flag(&self, name: &str) -> Vec<&Catalog> {
+        self.all
+            .iter()
+            .filter(|c| c.source.tag != self.catalog.source.tag && query::flag(c, self.profile, name).is_some())
+            .collect()
+    }
+
+    /// The pinned build's name for a flag an older version called `old`.
+    pub fn renamed(&self, old: &str) -> Option<&'a str> {
+        let all = self.all;
+        let catalog = self.catalog;
+        let map = self.derived.renames.get_or_init(|| {
+            let mut map = HashMap::new();
+            for other in all.iter().filter(|c| c.source.tag != catalog.source.tag) {
+                for r in crate::catalog::diff::diff(other, catalog).flags_renamed {
+                    map.entry(r.from).or_insert(r.to);
+                }
+            }
+            map
+        });
+        map.get(old).map(String::as_str)
+    }
+
+    /// Every env key the pinned build reads: declared ones (and their
+    /// negated forms), and the convention's where the profile has one; only
+    /// keys of two words or more, sorted, each with its flag.
+    pub fn env_keys(&self) -> &'a [(String, String)] {
+        let (catalog, profile) = (self.catalog, self.profile);
+        self.derived.env_keys.get_or_init(|| {
+            let mut keys: Vec<(String, String)> = Vec::new();
+            for f in &catalog.flags {
+                for k in f.env.iter().cloned().chain(query::env_key_for(f, profile)) {
+                    if let (Some([from, to]), false) = (&profile.env.negated, f.negated.is_empty()) {
+                        if let Some(rest) = k.strip_prefix(from.as_str()) {
+                            keys.push((format!("{to}{rest}"), f.name.clone()));
+                        }
+                    }
+                    keys.push((k, f.name.clone()));
+                }
+            }
+            keys.retain(|(k, _)| k.contains('_'));
+            keys.sort();
+            keys.dedup();
+            keys
+        })
+    }
+
+    /// The pinned build's flag of a written spelling.
+    pub fn flag(&self, name: &str) -> Option<&'a Flag> {
+        query::flag(self.catalog, self.profile, name)
+    }
+}

@@ -1,0 +1,271 @@
+//! What a lint run is set to do, validated: the engine and its catalogues,
+//! the commands that run it, which rules run where and how severe each is,
+//! which files a walk leaves out. [`Settings::resolve`] turns a knobs.toml
+//! and the command line's overrides into them, pointing into knobs.toml
+//! when a rule name, severity or glob there is wrong; the lint reads only
+//! the result.
+
+use std::collections::HashMap;
+
+use globset::{GlobMatcher, GlobSet};
+
+use super::rules::{self, Rule, Severity, RULES};
+use super::scanners::{self, EngineMatcher};
+use crate::catalog::model::Catalog;
+use crate::catalog::profile::Profile;
+use crate::config::{Config, ConfigError, Located};
+
+/// Labels Prometheus or its service discovery add to every scraped series.
+pub const DEFAULT_TARGET_LABELS: &[&str] =
+    &["job", "instance", "namespace", "pod", "container", "node", "service", "endpoint"];
+
+/// Largest file linted by default; larger ones are skipped with a note.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+
+/// The commands that run the engine beyond the profile's: knobs.toml's
+/// `engine_commands` and its serve scripts (`serve_scripts`).
+pub fn engine_commands(cfg: &Config) -> Vec<String> {
+    let mut extra = cfg.engine_commands.clone();
+    extra.extend(cfg.serve_scripts.iter().cloned());
+    extra
+}
+
+/// Why settings cannot be made: a rule, severity or glob that is not one.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum SettingsError {
+    /// In knobs.toml, pointing at the text.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Config(Box<ConfigError>),
+    /// On the command line (`--select`, `--ignore`).
+    #[error("{option} names no rule `{item}`")]
+    UnknownRule {
+        option: &'static str,
+        item: String,
+        #[help]
+        help: String,
+    },
+}
+
+impl From<ConfigError> for SettingsError {
+    fn from(e: ConfigError) -> Self {
+        SettingsError::Config(Box::new(e))
+    }
+}
+
+/// What the command line says over every knobs.toml of a run.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    /// `--select`: only these rules (codes).
+    pub select: Option<Vec<&'static str>>,
+    /// `--ignore`: never these rules (codes), beside knobs.toml's.
+    pub ignore: Vec<&'static str>,
+    /// Keep the text of files with findings (`--fix`, `--diff`).
+    pub keep_text: bool,
+    /// Keep a report of every file (`-vv`).
+    pub keep_clean: bool,
+}
+
+impl Overrides {
+    /// `--select` and `--ignore` (names or codes, comma-separated or repeated).
+    pub fn new(select: &[String], ignore: &[String]) -> Result<Overrides, SettingsError> {
+        let select = (!select.is_empty()).then(|| rule_codes(select, "--select")).transpose()?;
+        let ignore = rule_codes(ignore, "--ignore")?;
+        Ok(Overrides { select, ignore, ..Overrides::default() })
+    }
+}
+
+/// Lint settings, validated.
+pub struct Settings<'a> {
+    /// The engine's profile.
+    pub profile: &'a Profile,
+    /// The catalogue files are judged against unless a trio pins another.
+    pub catalog: &'a Catalog,
+    /// Every catalogued version of the engine, oldest first.
+    pub all: &'a [Catalog],
+    /// The commands that run the engine (the profile's and knobs.toml's).
+    pub commands: EngineMatcher,
+    /// Finds the engine's metric names.
+    pub metrics: scanners::metrics::Matcher,
+    pub env_files: Vec<String>,
+    /// Severity per rule code; `None` turns a rule off.
+    pub severity: HashMap<&'static str, Option<Severity>>,
+    pub max_file_size: u64,
+    /// `--select`: only these rules (codes); `None`: all.
+    pub select: Option<Vec<&'static str>>,
+    /// `--ignore`: never these rules (codes).
+    pub ignore: Vec<&'static str>,
+    /// `[lint.per-file-ignores]`: files matching a glob skip these rules.
+    pub per_file_ignores: Vec<(GlobMatcher, Vec<&'static str>)>,
+    /// `[lint] exclude`: files a walk leaves out.
+    pub exclude: GlobSet,
+    /// Keep the whole text of files with findings (to apply fixes).
+    pub keep_text: bool,
+    /// Keep a report of every file, even one with nothing to say (`-vv`
+    /// names each file's version).
+    pub keep_clean: bool,
+    /// Labels a scrape adds to every series: never unknown.
+    pub target_labels: Vec<String>,
+    /// Dotted keys of Helm values that hold the engine's extra args; set by
+    /// the user when `helm_args_named` (else the default, judged only in a
+    /// values file that names an engine image).
+    pub helm_args: Vec<String>,
+    pub helm_args_named: bool,
+    /// What the rules work out about each catalogue of `all` (same order).
+    derived: Vec<rules::Derived>,
+}
+
+impl<'a> Settings<'a> {
+    /// Settings for an engine: its commands and metric names from the profile
+    /// and knobs.toml's extra commands and serve scripts.
+    pub fn new(profile: &'a Profile, catalog: &'a Catalog, all: &'a [Catalog], extra_commands: Vec<String>) -> Self {
+        Settings {
+            profile,
+            catalog,
+            all,
+            commands: EngineMatcher::new(profile, extra_commands),
+            metrics: scanners::metrics::Matcher::new(&profile.metrics.prefixes),
+            env_files: Vec::new(),
+            severity: HashMap::new(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            select: None,
+            ignore: Vec::new(),
+            per_file_ignores: Vec::new(),
+            exclude: GlobSet::empty(),
+            keep_text: false,
+            keep_clean: false,
+            target_labels: DEFAULT_TARGET_LABELS.iter().map(|s| s.to_string()).collect(),
+            helm_args: vec!["extraArgs".to_string()],
+            helm_args_named: false,
+            derived: all.iter().map(|_| rules::Derived::default()).collect(),
+        }
+    }
+
+    /// The settings one knobs.toml gives, with the command line's overrides,
+    /// for an engine's `catalog` among `all`.
+    pub fn resolve(
+        cfg: &Config,
+        overrides: &Overrides,
+        profile: &'a Profile,
+        catalog: &'a Catalog,
+        all: &'a [Catalog],
+    ) -> Result<Self, SettingsError> {
+        let mut settings = Settings::new(profile, catalog, all, engine_commands(cfg));
+        settings.env_files = cfg.env_files.clone();
+        settings.severity = severities(cfg)?;
+        settings.keep_text = overrides.keep_text;
+        settings.keep_clean = overrides.keep_clean;
+        if let Some(labels) = &cfg.target_labels {
+            settings.target_labels = labels.clone();
+        }
+        if !cfg.helm_args.is_empty() {
+            settings.helm_args = cfg.helm_args.clone();
+            settings.helm_args_named = true;
+        }
+        settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
+        let cfg_select =
+            cfg.select.iter().map(|s| rule_code(cfg, s, "[lint] select")).collect::<Result<Vec<_>, _>>()?;
+        settings.select = overrides.select.clone().or((!cfg_select.is_empty()).then_some(cfg_select));
+        settings.ignore = overrides.ignore.clone();
+        for s in &cfg.ignore {
+            settings.ignore.push(rule_code(cfg, s, "[lint] ignore")?);
+        }
+        for (glob, rules) in &cfg.per_file_ignores {
+            let matcher = globset::Glob::new(&glob.value)
+                .map_err(|e| {
+                    cfg.error_at(glob.span.clone(), format!("invalid glob `{}`: {e}", glob.value), "this glob", None)
+                })?
+                .compile_matcher();
+            let codes =
+                rules.iter().map(|r| rule_code(cfg, r, "[lint.per-file-ignores]")).collect::<Result<Vec<_>, _>>()?;
+            settings.per_file_ignores.push((matcher, codes));
+        }
+        let patterns: Vec<String> = cfg.exclude.iter().map(|e| e.value.clone()).collect();
+        settings.exclude = crate::walk::globs(&patterns).map_err(|e| {
+            let span = cfg.exclude.first().map(|e| e.span.clone()).unwrap_or(0..0);
+            cfg.error_at(span, format!("invalid [lint] exclude glob: {e}"), "here", None)
+        })?;
+        Ok(settings)
+    }
+
+    /// The severity a rule reports at in this run; `None`: off.
+    pub(crate) fn severity_of(&self, rule: &Rule) -> Option<Severity> {
+        self.severity.get(rule.code).copied().unwrap_or(Some(rule.severity))
+    }
+
+    /// True when a rule runs on a file (as shown): not off, selected, not
+    /// ignored, not ignored for this file.
+    pub(crate) fn enabled(&self, rule: &Rule, path: &str) -> bool {
+        self.severity_of(rule).is_some()
+            && self.select.as_ref().is_none_or(|s| s.contains(&rule.code))
+            && !self.ignore.contains(&rule.code)
+            && !self.per_file_ignores.iter().any(|(g, codes)| codes.contains(&rule.code) && g.is_match(path))
+    }
+
+    /// What the rules have worked out about `catalog`, when it is one of `all`.
+    pub(crate) fn derived(&self, catalog: &Catalog) -> Option<&rules::Derived> {
+        self.all.iter().position(|c| std::ptr::eq(c, catalog)).map(|i| &self.derived[i])
+    }
+}
+
+/// `[lint.severity]`, checked against the rules, pointing into knobs.toml.
+fn severities(cfg: &Config) -> Result<HashMap<&'static str, Option<Severity>>, SettingsError> {
+    let mut out = HashMap::new();
+    for (rule, level) in &cfg.severity {
+        let code = rule_code(cfg, rule, "[lint.severity]")?;
+        let sev = match level.value.as_str() {
+            "error" => Some(Severity::Error),
+            "warning" => Some(Severity::Warning),
+            "off" => None,
+            _ => {
+                return Err(cfg
+                    .error_at(
+                        level.span.clone(),
+                        "invalid severity".into(),
+                        "not a severity",
+                        Some("use `error`, `warning` or `off`".into()),
+                    )
+                    .into())
+            }
+        };
+        out.insert(code, sev);
+    }
+    Ok(out)
+}
+
+/// The code of a rule knobs.toml names in `table`, or an error pointing at
+/// the name, with the nearest rule.
+fn rule_code(cfg: &Config, name: &Located<String>, table: &str) -> Result<&'static str, SettingsError> {
+    match rules::find(&name.value) {
+        Some(r) => Ok(r.code),
+        None => {
+            let help = match nearest_rule(&name.value) {
+                Some(n) => format!("did you mean `{n}`? `knobs rules` lists the rule codes and names"),
+                None => "`knobs rules` lists the rule codes and names".into(),
+            };
+            let message = format!("{table} names no rule `{}`", name.value);
+            Err(cfg.error_at(name.span.clone(), message, "unknown rule", Some(help)).into())
+        }
+    }
+}
+
+/// Rule codes from names or codes on the command line.
+fn rule_codes(list: &[String], option: &'static str) -> Result<Vec<&'static str>, SettingsError> {
+    let mut out = Vec::new();
+    for item in list.iter().flat_map(|s| s.split(',')).map(str::trim).filter(|s| !s.is_empty()) {
+        match rules::find(item) {
+            Some(r) => out.push(r.code),
+            None => {
+                let help = nearest_rule(item)
+                    .map_or("`knobs rules` lists the rules".to_string(), |n| format!("did you mean `{n}`?"));
+                return Err(SettingsError::UnknownRule { option, item: item.to_string(), help });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The rule code or name nearest a misspelt one.
+fn nearest_rule(name: &str) -> Option<&'static str> {
+    crate::catalog::query::suggest(name, RULES.iter().flat_map(|r| [r.code, r.name]))
+}
