@@ -68,33 +68,41 @@ fn documented_commands_parse() {
     assert!(seen >= 8, "only {seen} documented commands found");
 }
 
-/// Every folder and every top-level file of src/, as `src/<name>/` or
-/// `src/<name>.rs`, sorted.
+/// Every folder of src/ at any depth, as `src/<path>/`, and every file at
+/// the top of src/, as `src/<name>.rs`, sorted.
 fn parts_of_src() -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(support::root().join("src"))
-        .expect("src/")
-        .filter_map(Result::ok)
-        .map(|e| {
+    fn folders(dir: &std::path::Path, rel: &str, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).expect("src/").filter_map(Result::ok) {
             let name = e.file_name().to_string_lossy().into_owned();
             if e.path().is_dir() {
-                format!("src/{name}/")
-            } else {
-                format!("src/{name}")
+                let rel = format!("{rel}{name}/");
+                out.push(rel.clone());
+                folders(&e.path(), &rel, out);
+            } else if rel == "src/" {
+                out.push(format!("src/{name}"));
             }
-        })
-        .collect();
+        }
+    }
+    let mut out = Vec::new();
+    folders(&support::root().join("src"), "src/", &mut out);
     out.sort();
     out
 }
 
-// enabled once ARCHITECTURE.md lands (then the #[ignore] goes)
 #[test]
-#[ignore = "enabled once ARCHITECTURE.md lands"]
 fn architecture_names_every_part_of_src() {
     let path = support::root().join("ARCHITECTURE.md");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let parts = parts_of_src();
-    assert!(parts.iter().any(|p| p == "src/lint/") && parts.iter().any(|p| p == "src/walk.rs"), "{parts:?}");
+    for known in ["src/lint/", "src/lint/scanners/shell/", "src/walk.rs", "src/main.rs"] {
+        assert!(parts.iter().any(|p| p == known), "{known} not among {parts:?}");
+    }
+    assert!(!parts.iter().any(|p| p == "src/lint/mod.rs"), "a folder's own files are not parts: {parts:?}");
     let missing: Vec<&String> = parts.iter().filter(|p| !text.contains(p.as_str())).collect();
     assert!(missing.is_empty(), "ARCHITECTURE.md does not name, by its path from the crate root: {missing:?}");
+    // And every path it names is there: a file that moved leaves no stale name.
+    let named: Vec<&str> = text.split('`').filter(|w| w.starts_with("src/") || w.starts_with("tests/")).collect();
+    assert!(named.len() > 20, "{named:?}");
+    let stale: Vec<&&str> = named.iter().filter(|w| !support::root().join(w.trim_end_matches('/')).exists()).collect();
+    assert!(stale.is_empty(), "ARCHITECTURE.md names paths that do not exist: {stale:?}");
 }
