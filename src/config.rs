@@ -289,7 +289,7 @@ const KNOWN_KEYS: &[&str] = &[
 
 fn did_you_mean(message: &str) -> Option<String> {
     let unknown = message.split('`').nth(1)?;
-    let near = crate::catalog::query::suggest(unknown, KNOWN_KEYS.iter().copied())?;
+    let near = crate::suggest::suggest(unknown, KNOWN_KEYS.iter().copied())?;
     Some(format!("did you mean `{near}`?"))
 }
 

@@ -15,6 +15,7 @@ pub mod extract;
 pub mod lint;
 pub mod report;
 pub mod source;
+pub mod suggest;
 mod syntax;
 pub mod verify;
 pub mod walk;

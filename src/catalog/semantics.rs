@@ -101,7 +101,7 @@ impl Semantics {
         let flags = || catalogs.iter().flat_map(|c| c.flags.iter().flat_map(super::model::Flag::spellings));
         let metrics = || catalogs.iter().flat_map(|c| c.metrics.iter().map(|m| m.name.as_str()));
         let unknown = |name: &str, known: Vec<&str>, what: &str| {
-            let near = super::query::suggest(name, known.iter().copied());
+            let near = crate::suggest::suggest(name, known.iter().copied());
             let mut e = FileError::new(
                 path,
                 text,

@@ -402,13 +402,8 @@ fn find_tag<'r>(repo: &'r Repository, tag: &str) -> Option<git2::Commit<'r>> {
 
 fn nearest_tags(repo: &Repository, tag: &str) -> Vec<String> {
     let names = repo.tag_names(None).ok();
-    let mut tags: Vec<(f64, String)> = names
-        .iter()
-        .flat_map(|n| n.iter().filter_map(|t| t.ok().flatten()))
-        .map(|t| (strsim::normalized_damerau_levenshtein(t, tag), t.to_string()))
-        .collect();
-    tags.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    tags.into_iter().take(5).map(|(_, t)| t).collect()
+    let tags = names.iter().flat_map(|n| n.iter().filter_map(|t| t.ok().flatten())).map(str::to_string);
+    crate::suggest::most_similar(tag, tags, 5)
 }
 
 impl PinnedTree {
