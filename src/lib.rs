@@ -12,6 +12,7 @@ pub mod diag;
 mod embedded;
 pub mod explain;
 pub mod extract;
+mod fsutil;
 pub mod lint;
 pub mod report;
 pub mod source;
