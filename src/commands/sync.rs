@@ -75,7 +75,7 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         catalog.metrics.len(),
         engine,
         tag,
-        &catalog.source.commit[..catalog.source.commit.len().min(12)],
+        catalog.source.short_commit(),
         match tree.how {
             Origin::Fetched => "",
             Origin::Cached => " (cached)",
