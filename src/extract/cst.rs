@@ -220,27 +220,42 @@ pub fn chain_root(call: Node<'_>) -> Node<'_> {
 
 /// The name of the function a node sits in.
 pub fn enclosing_function_name<'a>(p: &Parsed<'a>, node: Node<'a>) -> Option<&'a str> {
-    let src = p.src;
     let mut cur = p.parent(node);
     while let Some(n) = cur {
         if n.kind_name() == "function_definition" {
-            let mut d = n.child_by_field_name("declarator")?;
-            loop {
-                match d.kind_name() {
-                    "function_declarator" | "pointer_declarator" | "reference_declarator" => {
-                        d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
-                    }
-                    "qualified_identifier" => d = d.child_by_field_name("name")?,
-                    "identifier" | "field_identifier" | "destructor_name" | "operator_name" => {
-                        return Some(text(d, src))
-                    }
-                    _ => return None,
-                }
-            }
+            return function_name_node(n).map(|d| text(d, p.src));
         }
         cur = p.parent(n);
     }
     None
+}
+
+/// The node naming the function `def` defines, through its pointer,
+/// reference and qualified declarators: an `identifier`, a
+/// `field_identifier`, a `destructor_name` or an `operator_name`.
+pub fn function_name_node(def: Node<'_>) -> Option<Node<'_>> {
+    let mut d = def.child_by_field_name("declarator")?;
+    loop {
+        match d.kind_name() {
+            "function_declarator" | "pointer_declarator" | "reference_declarator" => {
+                d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
+            }
+            "qualified_identifier" => d = d.child_by_field_name("name")?,
+            "identifier" | "field_identifier" | "destructor_name" | "operator_name" => return Some(d),
+            _ => return None,
+        }
+    }
+}
+
+/// The name a declarator declares (`*p`, `&r`, `a[4]`, `x = 1` → the
+/// identifier inside).
+pub fn declarator_name<'a>(mut d: Node<'_>, src: &'a str) -> Option<&'a str> {
+    loop {
+        match d.kind_name() {
+            "identifier" | "field_identifier" => return Some(text(d, src)),
+            _ => d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?,
+        }
+    }
 }
 
 pub(crate) use crate::syntax::preorder;

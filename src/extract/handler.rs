@@ -12,7 +12,7 @@ use tree_sitter::Node;
 
 use super::cst::KindName;
 
-use super::cst::{self, call_args, call_name, line, message_value, string_value, text};
+use super::cst::{self, call_args, call_name, declarator_name, line, message_value, string_value, text};
 use super::roles::kind_of_ident;
 use super::Parsed;
 use crate::catalog::model::{Kind, MembersFrom};
@@ -43,27 +43,11 @@ pub(crate) struct Handler {
     pub list: bool,
 }
 
+/// The plain name of the function `def` defines (not a destructor or an
+/// operator).
 fn function_name<'a>(def: Node<'_>, src: &'a str) -> Option<&'a str> {
-    let mut d = def.child_by_field_name("declarator")?;
-    loop {
-        match d.kind_name() {
-            "function_declarator" | "pointer_declarator" | "reference_declarator" => {
-                d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
-            }
-            "qualified_identifier" => d = d.child_by_field_name("name")?,
-            "identifier" | "field_identifier" => return Some(text(d, src)),
-            _ => return None,
-        }
-    }
-}
-
-fn declarator_name<'a>(mut d: Node<'_>, src: &'a str) -> Option<&'a str> {
-    loop {
-        match d.kind_name() {
-            "identifier" | "field_identifier" => return Some(text(d, src)),
-            _ => d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?,
-        }
-    }
+    let d = cst::function_name_node(def)?;
+    matches!(d.kind_name(), "identifier" | "field_identifier").then(|| text(d, src))
 }
 
 impl<'t> Code<'t> {
