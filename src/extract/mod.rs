@@ -60,14 +60,6 @@ impl std::fmt::Display for Warning {
     }
 }
 
-/// What the extractor found.
-#[derive(Debug, Clone, Default)]
-pub struct Extraction {
-    pub flags: Vec<Flag>,
-    pub metrics: Vec<Metric>,
-    pub warnings: Vec<Warning>,
-}
-
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum ExtractError {
     #[diagnostic(
