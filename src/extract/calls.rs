@@ -9,10 +9,11 @@ use tree_sitter::Node;
 
 use super::cst::KindName;
 
+use super::candidate::{Candidate, HelpArg};
 use super::cst::{self, call_args, call_name, call_template_args, chained_calls, line, string_value, text};
 use super::handler::{self, Code};
+use super::parsed::Parsed;
 use super::roles::{kind_of_call_name, kind_of_ident, looks, role_of_name, Looks, Role};
-use super::{Candidate, HelpArg, Parsed};
 use crate::catalog::model::{Kind, MembersFrom};
 
 /// Call names that read or test a flag rather than declare it.

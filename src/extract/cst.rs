@@ -4,8 +4,8 @@
 
 use tree_sitter::Node;
 
+use super::parsed::Parsed;
 use super::text::unescape;
-use super::Parsed;
 
 /// Node kinds by id, read from the C++ grammar once. `Node::kind` measures
 /// and checks its C string on every call, and the extractors ask it of

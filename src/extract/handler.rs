@@ -13,8 +13,8 @@ use tree_sitter::Node;
 use super::cst::KindName;
 
 use super::cst::{self, call_args, call_name, declarator_name, line, message_value, string_value, text};
+use super::parsed::Parsed;
 use super::roles::kind_of_ident;
-use super::Parsed;
 use crate::catalog::model::{Kind, MembersFrom};
 
 /// How deep validators calling validators are followed.

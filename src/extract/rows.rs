@@ -12,9 +12,10 @@ use tree_sitter::Node;
 
 use super::cst::KindName;
 
+use super::candidate::Candidate;
 use super::cst::{declarator_name, line, string_value, text};
+use super::parsed::Parsed;
 use super::roles::{kind_of_ident, looks, role_of_name, Looks, Role};
-use super::{Candidate, Parsed};
 use crate::catalog::model::{Kind, MembersFrom};
 
 /// Field names of every struct defined in a file, in declaration order.
