@@ -258,4 +258,15 @@ pub fn declarator_name<'a>(mut d: Node<'_>, src: &'a str) -> Option<&'a str> {
     }
 }
 
+/// The struct field a bound argument names: `o.port`, `&c.threads`, `cfg->x`.
+pub fn bound_field(mut n: Node<'_>, src: &str) -> Option<String> {
+    loop {
+        match n.kind_name() {
+            "field_expression" => return n.child_by_field_name("field").map(|f| text(f, src).to_string()),
+            "pointer_expression" => n = n.child_by_field_name("argument")?,
+            _ => return None,
+        }
+    }
+}
+
 pub(crate) use crate::syntax::preorder;
