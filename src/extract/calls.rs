@@ -8,10 +8,11 @@
 use tree_sitter::Node;
 
 use super::candidate::{Candidate, HelpArg};
+use super::code::Code;
 use super::cst::{
     bound_field, call_args, call_name, call_template_args, chained_calls, line, string_value, text, KindName,
 };
-use super::handler::{self, Code};
+use super::handler;
 use super::help_text::{chosen_text, format_help};
 use super::operator_chain::operator_link;
 use super::parsed::Parsed;

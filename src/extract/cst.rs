@@ -78,8 +78,18 @@ fn literal_value(node: Node<'_>, src: &str) -> Option<String> {
 }
 
 /// The expression inside any number of parentheses.
-pub fn unparen(mut node: Node<'_>) -> Node<'_> {
-    while node.kind_name() == "parenthesized_expression" {
+pub fn unparen(node: Node<'_>) -> Node<'_> {
+    inside(node, &["parenthesized_expression"])
+}
+
+/// The expression a condition tests: inside its clause and parentheses.
+pub fn unparen_condition(node: Node<'_>) -> Node<'_> {
+    inside(node, &["parenthesized_expression", "condition_clause"])
+}
+
+/// What `node` holds, through any number of wrappers of these kinds.
+fn inside<'t>(mut node: Node<'t>, wrappers: &[&str]) -> Node<'t> {
+    while wrappers.contains(&node.kind_name()) {
         match node.named_child(0) {
             Some(inner) => node = inner,
             None => break,
@@ -265,6 +275,45 @@ pub fn bound_field(mut n: Node<'_>, src: &str) -> Option<String> {
             "field_expression" => return n.child_by_field_name("field").map(|f| text(f, src).to_string()),
             "pointer_expression" => n = n.child_by_field_name("argument")?,
             _ => return None,
+        }
+    }
+}
+
+/// The parameters of a lambda or function: (name, type text) each.
+pub fn parameters<'a>(n: Node<'_>, src: &'a str) -> Vec<(Option<&'a str>, &'a str)> {
+    let Some(decl) = n.child_by_field_name("declarator") else { return Vec::new() };
+    let Some(list) = preorder(decl).into_iter().find(|c| c.kind_name() == "parameter_list") else {
+        return Vec::new();
+    };
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|c| c.kind_name() == "parameter_declaration")
+        .map(|p| {
+            let ty = p.child_by_field_name("type").map_or("", |t| text(t, src));
+            let name = p.child_by_field_name("declarator").and_then(|d| declarator_name(d, src));
+            (name, ty)
+        })
+        .collect()
+}
+
+/// True when `n` is the variable `v` (or `v.c_str()`).
+pub fn is_var(n: Node<'_>, v: &str, src: &str) -> bool {
+    // `v`, `(v)`, `v.c_str()`, `v.str().c_str()`: followed with a loop.
+    let mut n = unparen_condition(n);
+    loop {
+        match n.kind_name() {
+            "identifier" => return text(n, src) == v,
+            "call_expression" => {
+                let Some(a) = n
+                    .child_by_field_name("function")
+                    .filter(|f| f.kind_name() == "field_expression")
+                    .and_then(|f| f.child_by_field_name("argument"))
+                else {
+                    return false;
+                };
+                n = unparen_condition(a);
+            }
+            _ => return false,
         }
     }
 }

@@ -6,9 +6,11 @@
 //! candidates; the candidates are merged by flag name. Enum members come from
 //! the validator — the code that refuses a value — never from help text alone.
 
+mod accepts;
 mod calls;
 mod candidate;
 mod chain;
+mod code;
 mod cst;
 mod error;
 mod handler;
@@ -99,7 +101,7 @@ pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractEr
             field_types.entry(k).or_insert(v);
         }
     }
-    let code = handler::Code::new(&parsed);
+    let code = code::Code::new(&parsed);
     // The strategies read each file on their own: side by side.
     let found: Vec<Vec<Candidate>> = parsed[..configs]
         .par_iter()
