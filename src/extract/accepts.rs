@@ -8,8 +8,8 @@ use tree_sitter::Node;
 use super::code::Code;
 use super::cst::{
     self, call_args, call_name, declarator_name, is_var, line, parameters, string_value, text, unparen_condition,
-    KindName,
 };
+use super::kind::KindName;
 use crate::catalog::model::MembersFrom;
 
 /// How deep validators calling validators are followed.

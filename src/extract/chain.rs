@@ -7,7 +7,7 @@
 
 use tree_sitter::Node;
 
-use super::cst::KindName;
+use super::kind::KindName;
 
 use super::candidate::Candidate;
 use super::cst::{self, call_name, line, string_value, text};

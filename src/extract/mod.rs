@@ -16,6 +16,7 @@ mod error;
 mod handler;
 mod help_text;
 mod infer;
+mod kind;
 mod metrics;
 mod operator_chain;
 mod parsed;

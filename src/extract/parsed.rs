@@ -4,8 +4,8 @@
 
 use tree_sitter::{Parser, Tree};
 
-use super::cst::KindName;
 use super::error::ExtractError;
+use super::kind::KindName;
 use super::preprocess::SourceFile;
 
 /// Something the extractor could not read cleanly, pointing into the source.

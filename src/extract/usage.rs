@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::cst::KindName;
+use super::kind::KindName;
 
 use super::candidate::Candidate;
 use super::cst::{self, line, string_value};
