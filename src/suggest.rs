@@ -99,4 +99,37 @@ mod tests {
         let tags = ["v1.2.0", "v1.2.1", "v2.0.0"].map(String::from);
         assert_eq!(most_similar("v1.2.2", tags, 2), ["v1.2.0", "v1.2.1"]);
     }
+
+    /// The cheap bounds drop only candidates the full distance would drop:
+    /// `ranked` is every candidate within the limit, sorted and deduplicated.
+    #[test]
+    fn the_bounds_drop_nothing_within_the_limit() {
+        let alphabet: Vec<char> = "ab-_xé𝄞".chars().collect();
+        let mut seed = 0x2545_f491_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            usize::try_from(seed % u64::try_from(n).unwrap_or(1)).unwrap_or(0)
+        };
+        let word = |next: &mut dyn FnMut(usize) -> usize| -> String {
+            let len = next(9);
+            (0..len).map(|_| alphabet[next(alphabet.len())]).collect()
+        };
+        for _ in 0..300 {
+            let name = word(&mut next);
+            let names: Vec<String> = (0..40).map(|_| word(&mut next)).collect();
+            for limit in 0..5 {
+                let mut want: Vec<(usize, &str)> = names
+                    .iter()
+                    .map(|n| (strsim::damerau_levenshtein(&name, n), n.as_str()))
+                    .filter(|(d, _)| *d <= limit)
+                    .collect();
+                want.sort();
+                want.dedup();
+                let want: Vec<&str> = want.into_iter().map(|(_, n)| n).collect();
+                assert_eq!(ranked(&name, names.iter().map(String::as_str), limit), want, "{name} within {limit}");
+            }
+        }
+    }
 }
