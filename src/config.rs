@@ -11,11 +11,11 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use miette::{Diagnostic, NamedSource, SourceSpan};
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::catalog::profile::{self, Profile};
+use crate::diag::FileError;
 
 pub const FILE_NAME: &str = "knobs.toml";
 /// The engine when neither `--engine` nor `[pin] engine` names one.
@@ -197,45 +197,30 @@ impl Config {
     }
 
     /// An error pointing at `span` of knobs.toml.
-    pub fn error_at(&self, span: Range<usize>, message: String, label: &str, help: Option<String>) -> ConfigError {
+    pub fn error_at(&self, span: Range<usize>, message: String, label: &str, help: Option<String>) -> FileError {
         let path = self.path.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
-        ConfigError::at(&path, &self.text, Some(span), message, label, help)
+        error(&path, &self.text, Some(span), message, label, help)
     }
 }
 
-/// An error in `knobs.toml`, pointing at the offending text.
-#[derive(Debug, thiserror::Error, Diagnostic)]
-#[error("{message}")]
-#[diagnostic(code(knobs::config))]
-pub struct ConfigError {
-    pub message: String,
-    #[source_code]
-    pub src: NamedSource<String>,
-    #[label("{label}")]
-    pub span: Option<SourceSpan>,
-    pub label: String,
-    #[help]
-    pub help: Option<String>,
+/// An error in `knobs.toml` is a [`FileError`] with the code `knobs::config`;
+/// the name stays for the callers that build one (`commands::lint`).
+pub type ConfigError = FileError;
+
+/// An error pointing at `span` of a knobs.toml's `text`.
+fn error(
+    path: &Path,
+    text: &str,
+    span: Option<Range<usize>>,
+    message: String,
+    label: &str,
+    help: Option<String>,
+) -> FileError {
+    let e = FileError::new(path, text, span, message, label).with_code(CODE);
+    FileError { help, ..e }
 }
 
-impl ConfigError {
-    fn at(
-        path: &Path,
-        text: &str,
-        span: Option<Range<usize>>,
-        message: String,
-        label: &str,
-        help: Option<String>,
-    ) -> Self {
-        ConfigError {
-            message,
-            src: NamedSource::new(path.display().to_string(), text.to_string()),
-            span: span.map(|r| SourceSpan::from(r.start..r.end)),
-            label: label.to_string(),
-            help,
-        }
-    }
-}
+const CODE: &str = "knobs::config";
 
 /// Finds `knobs.toml` in `start` or the nearest folder above it.
 pub fn find(start: &Path) -> Option<PathBuf> {
@@ -243,7 +228,7 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 }
 
 /// Reads the nearest `knobs.toml`, or the defaults when there is none.
-pub fn load_from(start: &Path) -> Result<Config, Box<ConfigError>> {
+pub fn load_from(start: &Path) -> Result<Config, Box<FileError>> {
     match find(start) {
         Some(path) => load(&path),
         None => Ok(Config::default()),
@@ -251,9 +236,9 @@ pub fn load_from(start: &Path) -> Result<Config, Box<ConfigError>> {
 }
 
 /// Reads one `knobs.toml`.
-pub fn load(path: &Path) -> Result<Config, Box<ConfigError>> {
+pub fn load(path: &Path) -> Result<Config, Box<FileError>> {
     let text = crate::bounded::read_to_string(path, crate::bounded::CONFIG).map_err(|e| {
-        Box::new(ConfigError::at(path, "", None, format!("cannot read {}: {e}", path.display()), "", None))
+        Box::new(FileError::unreadable(path, format!("cannot read {}: {e}", path.display())).with_code(CODE))
     })?;
     parse(path, &text)
 }
@@ -289,19 +274,19 @@ const KNOWN_KEYS: &[&str] = &[
 
 fn did_you_mean(message: &str) -> Option<String> {
     let unknown = message.split('`').nth(1)?;
-    let near = crate::catalog::query::suggest(unknown, KNOWN_KEYS.iter().copied())?;
+    let near = crate::suggest::suggest(unknown, KNOWN_KEYS.iter().copied())?;
     Some(format!("did you mean `{near}`?"))
 }
 
 /// Parses and checks the text of a `knobs.toml`.
-pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
+pub fn parse(path: &Path, text: &str) -> Result<Config, Box<FileError>> {
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
         let help = did_you_mean(e.message());
-        Box::new(ConfigError::at(path, text, e.span(), format!("{} is not valid", path.display()), e.message(), help))
+        Box::new(error(path, text, e.span(), format!("{} is not valid", path.display()), e.message(), help))
     })?;
     let mut cfg = Config { path: Some(path.to_path_buf()), text: text.to_string(), ..Config::default() };
     let fail = |s: &Spanned<String>, message: &str, label: &str, help: &str| {
-        Box::new(ConfigError::at(path, text, Some(s.span()), message.to_string(), label, Some(help.to_string())))
+        Box::new(error(path, text, Some(s.span()), message.to_string(), label, Some(help.to_string())))
     };
     if let Some(pin) = raw.pin {
         if let Some(engine) = pin.engine {
@@ -370,7 +355,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<ConfigError>> {
         match checked {
             Ok(p) => cfg.profiles.push(p),
             Err(message) => {
-                return Err(Box::new(ConfigError::at(
+                return Err(Box::new(error(
                     path,
                     text,
                     Some(span),

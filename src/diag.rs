@@ -5,20 +5,38 @@
 use std::ops::Range;
 use std::path::Path;
 
-use miette::{NamedSource, SourceSpan};
+use miette::{LabeledSpan, NamedSource, SourceSpan};
 
 /// An error at a place in a file.
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct FileError {
     pub message: String,
-    #[source_code]
     pub src: NamedSource<String>,
-    #[label("{label}")]
     pub span: Option<SourceSpan>,
     pub label: String,
-    #[help]
     pub help: Option<String>,
+    /// The diagnostic code shown above the message (`knobs::config`).
+    pub code: Option<&'static str>,
+}
+
+impl miette::Diagnostic for FileError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.code.map(|c| Box::new(c) as Box<dyn std::fmt::Display>)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let span = self.span?;
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(self.label.clone()), span))))
+    }
 }
 
 impl FileError {
@@ -37,13 +55,29 @@ impl FileError {
         } else {
             (message, span)
         };
+        FileError::raw(path, text, span, message, label)
+    }
+
+    /// A file that could not be read: the message alone.
+    pub fn unreadable(path: &Path, message: String) -> FileError {
+        FileError::raw(path, "", None, message, "")
+    }
+
+    fn raw(path: &Path, text: &str, span: Option<Range<usize>>, message: String, label: &str) -> FileError {
         FileError {
             message,
             src: NamedSource::new(path.display().to_string(), text.to_string()),
             span: span.map(|r| SourceSpan::from(r.start..r.end)),
             label: label.to_string(),
             help: None,
+            code: None,
         }
+    }
+
+    /// Shows `code` above the message.
+    pub fn with_code(mut self, code: &'static str) -> FileError {
+        self.code = Some(code);
+        self
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> FileError {

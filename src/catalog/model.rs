@@ -62,6 +62,13 @@ pub struct Provenance {
     pub knobs_version: String,
 }
 
+impl Provenance {
+    /// The commit as people read it: its first 12 hex digits.
+    pub fn short_commit(&self) -> &str {
+        self.commit.get(..12).unwrap_or(&self.commit)
+    }
+}
+
 /// The kind of value a flag takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -308,14 +308,6 @@ impl Profile {
         self.commands.iter().find(|c| !c.foreign && c.scope.as_deref() == Some(scope)).map(|c| c.name.as_str())
     }
 
-    /// The catalogue tag an image tag pins, when the image is the engine's.
-    pub fn image_tag(&self, tag: &str) -> Option<String> {
-        match &self.images.tag {
-            Some(re) => Regex::new(re).ok()?.captures(tag)?.get(1).map(|m| m.as_str().to_string()),
-            None => Some(tag.to_string()),
-        }
-    }
-
     /// The same metric name under the paired prefix.
     pub fn paired_name(&self, name: &str) -> Option<String> {
         for [a, b] in &self.metrics.pairs {
@@ -389,9 +381,18 @@ mod tests {
             Some(Invocation::Engine { scope: Some("LLAMA_EXAMPLE_SERVER".into()), words: 2 })
         );
         assert_eq!(p.invocation("llama-bench", None), Some(Invocation::Foreign));
-        assert_eq!(p.image_tag("server-cuda-b4100").as_deref(), Some("b4100"));
+        assert_eq!(image_tag(&p, "server-cuda-b4100").as_deref(), Some("b4100"));
         let r = builtin("radiance").expect("radiance");
         assert_eq!(r.paired_name("radiance:x_total").as_deref(), Some("vllm:x_total"));
-        assert_eq!(r.image_tag("1.0.13").as_deref(), Some("1.0.13"));
+        assert_eq!(image_tag(&r, "1.0.13").as_deref(), Some("1.0.13"));
+    }
+
+    /// The catalogue tag an image tag pins, read with the profile's
+    /// `images.tag` the way the image scanners read it.
+    fn image_tag(p: &Profile, tag: &str) -> Option<String> {
+        match &p.images.tag {
+            Some(re) => Regex::new(re).ok()?.captures(tag)?.get(1).map(|m| m.as_str().to_string()),
+            None => Some(tag.to_string()),
+        }
     }
 }

@@ -9,49 +9,9 @@ use std::collections::HashMap;
 use super::model::{Catalog, Flag, Kind, Metric, MetricType};
 use super::profile::Profile;
 
-/// The closest candidate to `name`, when it is close enough to be a typo.
-pub fn suggest<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
-    let limit = match name.chars().count() {
-        0..=4 => 1,
-        5..=11 => 2,
-        _ => 3,
-    };
-    suggest_within(name, candidates, limit)
-}
-
-/// The closest candidate at most `limit` edits from `name`.
-pub fn suggest_within<'c>(name: &str, candidates: impl IntoIterator<Item = &'c str>, limit: usize) -> Option<&'c str> {
-    let len = name.chars().count();
-    candidates
-        .into_iter()
-        .filter(|c| *c != name)
-        // Lengths further apart than the limit cannot be within it.
-        .filter(|c| c.len().abs_diff(name.len()) <= limit * 4 && c.chars().count().abs_diff(len) <= limit)
-        .filter(|c| bag_distance(name, c) <= limit)
-        .map(|c| (strsim::damerau_levenshtein(name, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, c)| (*d, *c))
-        .map(|(_, c)| c)
-}
-
-/// A lower bound of the edit distance, cheap to compute: how many
-/// characters one string has that the other lacks (each insertion,
-/// deletion or substitution changes that by at most one; a transposition
-/// not at all).
-fn bag_distance(a: &str, b: &str) -> usize {
-    if !a.is_ascii() || !b.is_ascii() {
-        return 0;
-    }
-    let mut counts = [0i32; 128];
-    for c in a.bytes() {
-        counts[usize::from(c)] += 1;
-    }
-    for c in b.bytes() {
-        counts[usize::from(c)] -= 1;
-    }
-    let (more, fewer) = counts.iter().fold((0, 0), |(m, f), &n| if n > 0 { (m + n, f) } else { (m, f - n) });
-    usize::try_from(more.max(fewer)).unwrap_or(0)
-}
+// Did-you-mean lives in `crate::suggest`; lint's rules ask for it here,
+// beside the other catalogue questions.
+pub use crate::suggest::{suggest, suggest_within};
 
 /// Every spelling of every flag of a catalogue.
 pub fn flag_names(c: &Catalog) -> impl Iterator<Item = &str> {

@@ -26,7 +26,7 @@ fn or_dash(s: &str) -> &str {
 pub fn human(c: &Catalog) -> String {
     let mut out = String::new();
     let s = &c.source;
-    let _ = writeln!(out, "{} {} ({}) from {}", s.engine, s.tag, short(&s.commit), s.repo);
+    let _ = writeln!(out, "{} {} ({}) from {}", s.engine, s.tag, s.short_commit(), s.repo);
     let _ = writeln!(out, "{} flags, {} enums, {} metrics\n", c.flags.len(), c.enum_count(), c.metrics.len());
     let rows: Vec<[String; 4]> = c
         .flags
@@ -63,10 +63,6 @@ pub fn human(c: &Catalog) -> String {
         let _ = writeln!(out, "{:mw$}  {}", m.name, m.kind.as_str());
     }
     out
-}
-
-fn short(commit: &str) -> &str {
-    commit.get(..12).unwrap_or(commit)
 }
 
 fn md_cell(s: &str) -> String {

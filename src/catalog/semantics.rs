@@ -101,7 +101,7 @@ impl Semantics {
         let flags = || catalogs.iter().flat_map(|c| c.flags.iter().flat_map(super::model::Flag::spellings));
         let metrics = || catalogs.iter().flat_map(|c| c.metrics.iter().map(|m| m.name.as_str()));
         let unknown = |name: &str, known: Vec<&str>, what: &str| {
-            let near = super::query::suggest(name, known.iter().copied());
+            let near = crate::suggest::suggest(name, known.iter().copied());
             let mut e = FileError::new(
                 path,
                 text,
@@ -158,9 +158,10 @@ impl Semantics {
     }
 }
 
-/// One thing the overlay says that the catalogue does not bear out.
+/// An overlay entry the catalogue does not bear out (named apart from
+/// `verify::argv::Problem`, which is a command line the engine refuses).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
+pub struct Mismatch {
     /// Where in the overlay: `flag."--x".meters`.
     pub at: String,
     pub message: String,
@@ -179,22 +180,22 @@ fn names_in(text: &str, profile: &Profile) -> (Vec<String>, Vec<String>) {
 }
 
 /// Checks the overlay against one catalogue.
-pub fn check(sem: &Semantics, catalog: &Catalog, profile: &Profile) -> Vec<Problem> {
+pub fn check(sem: &Semantics, catalog: &Catalog, profile: &Profile) -> Vec<Mismatch> {
     use super::query::{env_target, find_metric, judge, Verdict};
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     let mut out = Vec::new();
-    let flag_at = |at: String, name: &str, out: &mut Vec<Problem>| {
+    let flag_at = |at: String, name: &str, out: &mut Vec<Mismatch>| {
         if catalog.flag(name).is_none() {
-            out.push(Problem { at, message: format!("`{name}` is not a flag of {build}") });
+            out.push(Mismatch { at, message: format!("`{name}` is not a flag of {build}") });
         }
     };
-    let metric_at = |at: String, name: &str, out: &mut Vec<Problem>| {
+    let metric_at = |at: String, name: &str, out: &mut Vec<Mismatch>| {
         if find_metric(catalog, name).is_none() {
-            out.push(Problem { at, message: format!("`{name}` is not exported by {build}") });
+            out.push(Mismatch { at, message: format!("`{name}` is not exported by {build}") });
         }
     };
     if !sem.engine.is_empty() && sem.engine != catalog.source.engine {
-        out.push(Problem { at: "engine".into(), message: format!("overlay is for `{}`, not {build}", sem.engine) });
+        out.push(Mismatch { at: "engine".into(), message: format!("overlay is for `{}`, not {build}", sem.engine) });
     }
     for (name, s) in &sem.flag {
         let at = |field: &str| format!("flag.\"{name}\".{field}");
@@ -217,20 +218,20 @@ pub fn check(sem: &Semantics, catalog: &Catalog, profile: &Profile) -> Vec<Probl
         }
         if let Some(line) = &s.rollback {
             let Some((key, value)) = line.split_once('=') else {
-                out.push(Problem { at: at("rollback"), message: format!("`{line}` is not an env line (KEY=value)") });
+                out.push(Mismatch { at: at("rollback"), message: format!("`{line}` is not an env line (KEY=value)") });
                 continue;
             };
             match env_target(key.trim(), catalog, profile, &Default::default()).map(|t| t.flag) {
                 Some(f) if f.name != *name => out
-                    .push(Problem { at: at("rollback"), message: format!("`{key}` sets `{}`, not `{name}`", f.name) }),
+                    .push(Mismatch { at: at("rollback"), message: format!("`{key}` sets `{}`, not `{name}`", f.name) }),
                 Some(f) => match judge(f, value.trim()) {
                     Verdict::Fine => {}
-                    Verdict::NotMember(v) | Verdict::WrongKind(v) => out.push(Problem {
+                    Verdict::NotMember(v) | Verdict::WrongKind(v) => out.push(Mismatch {
                         at: at("rollback"),
                         message: format!("`{v}` is not a value {build} accepts for `{}`", f.name),
                     }),
                 },
-                None => out.push(Problem { at: at("rollback"), message: format!("`{key}` sets no flag of {build}") }),
+                None => out.push(Mismatch { at: at("rollback"), message: format!("`{key}` sets no flag of {build}") }),
             }
         }
     }

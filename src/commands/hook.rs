@@ -33,7 +33,7 @@ fn script(chained: Option<&Path>) -> String {
 
 /// Writes the hook (atomically) and makes it executable before it is in place.
 fn write_hook(path: &Path, text: &str) -> Result<()> {
-    crate::commands::sync::write_atomic_mode(path, text, 0o755)
+    crate::fsutil::write_atomic(path, text, crate::fsutil::Mode::LessUmask(0o755)).map_err(|e| miette::miette!("{e}"))
 }
 
 pub fn install(force: bool, io: &mut Run<'_>) -> Result<Outcome> {

@@ -1,8 +1,5 @@
 //! `knobs sync`: pinned tag → blobs → extractor → `catalog/<engine>/<tag>.toml`.
 
-use std::io::Write as _;
-use std::path::Path;
-
 use miette::{miette, IntoDiagnostic, Result};
 
 use super::{Outcome, Run};
@@ -11,6 +8,7 @@ use crate::catalog::profile::Profile;
 use crate::cli::SyncArgs;
 use crate::config::Config;
 use crate::extract::{extract, extract_metrics, SourceFile, Sources};
+use crate::fsutil::{self, Mode};
 use crate::source::{cache_root, Origin, PinnedTree};
 
 pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
@@ -62,7 +60,8 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         None => cfg.catalog_dir().unwrap_or_else(|| io.cwd.join(crate::config::DEFAULT_CATALOG_DIR)),
     };
     let path = out.join(&engine).join(format!("{tag}.toml"));
-    write_atomic(&path, &catalog.to_toml().into_diagnostic()?)?;
+    let text = catalog.to_toml().into_diagnostic()?;
+    fsutil::write_atomic(&path, &text, Mode::LessUmask(0o666)).map_err(|e| miette!("{e}"))?;
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path);
     if io.verbosity < 0 {
         return Ok(Outcome::Clean);
@@ -76,7 +75,7 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         catalog.metrics.len(),
         engine,
         tag,
-        &catalog.source.commit[..catalog.source.commit.len().min(12)],
+        catalog.source.short_commit(),
         match tree.how {
             Origin::Fetched => "",
             Origin::Cached => " (cached)",
@@ -141,44 +140,4 @@ pub fn build(tree: &PinnedTree, profile: &Profile, queries: &[String], io: &mut 
     );
     catalog.normalise();
     Ok(catalog)
-}
-
-/// Writes through a temporary file in the same folder, so a reader never
-/// sees half a catalogue and a failure leaves the old one in place. The file
-/// gets the usual mode for a file the team commits (0666 less the umask).
-pub fn write_atomic(path: &Path, text: &str) -> Result<()> {
-    write_atomic_mode(path, text, 0o666)
-}
-
-/// Like [`write_atomic`], with a mode (less the umask): the data is synced
-/// to disk and the mode set before the rename puts the file in place.
-pub fn write_atomic_mode(path: &Path, text: &str, mode: u32) -> Result<()> {
-    let dir = path.parent().ok_or_else(|| miette!("{} has no parent folder", path.display()))?;
-    std::fs::create_dir_all(dir).map_err(|e| miette!("cannot create {}: {e}", dir.display()))?;
-    let mut tmp =
-        tempfile::NamedTempFile::new_in(dir).map_err(|e| miette!("cannot write in {}: {e}", dir.display()))?;
-    tmp.write_all(text.as_bytes()).map_err(|e| miette!("cannot write {}: {e}", path.display()))?;
-    tmp.as_file().sync_all().map_err(|e| miette!("cannot write {}: {e}", path.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = mode & !umask();
-        std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(mode))
-            .map_err(|e| miette!("cannot set the mode of {}: {e}", path.display()))?;
-    }
-    #[cfg(not(unix))]
-    let _ = mode;
-    tmp.persist(path).map_err(|e| miette!("cannot write {}: {}", path.display(), e.error))?;
-    Ok(())
-}
-
-/// The process's umask, read without changing it for longer than a moment.
-#[cfg(unix)]
-fn umask() -> u32 {
-    // /proc/self/status says it on Linux; elsewhere assume the usual 022.
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Umask:").map(|v| v.trim().to_string())))
-        .and_then(|v| u32::from_str_radix(&v, 8).ok())
-        .unwrap_or(0o022)
 }

@@ -7,11 +7,12 @@
 
 use tree_sitter::Node;
 
-use super::cst::KindName;
+use super::kind::KindName;
 
+use super::candidate::Candidate;
 use super::cst::{self, call_name, line, string_value, text};
+use super::parsed::Parsed;
 use super::roles::{looks, Looks};
-use super::{Candidate, Parsed};
 use crate::catalog::model::Kind;
 
 /// Functions that compare a string against a literal.

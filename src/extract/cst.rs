@@ -4,29 +4,9 @@
 
 use tree_sitter::Node;
 
+use super::kind::KindName;
+use super::parsed::Parsed;
 use super::text::unescape;
-use super::Parsed;
-
-/// Node kinds by id, read from the C++ grammar once. `Node::kind` measures
-/// and checks its C string on every call, and the extractors ask it of
-/// every node many times.
-static KINDS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let language: tree_sitter::Language = tree_sitter_cpp::LANGUAGE.into();
-    (0..language.node_kind_count())
-        .map(|id| u16::try_from(id).ok().and_then(|id| language.node_kind_for_id(id)).unwrap_or("").to_string())
-        .collect()
-});
-
-/// A node's kind, from the table above.
-pub trait KindName {
-    fn kind_name(&self) -> &'static str;
-}
-
-impl KindName for Node<'_> {
-    fn kind_name(&self) -> &'static str {
-        KINDS.get(usize::from(self.kind_id())).map_or("", String::as_str)
-    }
-}
 
 /// The source text of a node.
 pub fn text<'a>(node: Node<'_>, src: &'a str) -> &'a str {
@@ -78,8 +58,18 @@ fn literal_value(node: Node<'_>, src: &str) -> Option<String> {
 }
 
 /// The expression inside any number of parentheses.
-pub fn unparen(mut node: Node<'_>) -> Node<'_> {
-    while node.kind_name() == "parenthesized_expression" {
+pub fn unparen(node: Node<'_>) -> Node<'_> {
+    inside(node, &["parenthesized_expression"])
+}
+
+/// The expression a condition tests: inside its clause and parentheses.
+pub fn unparen_condition(node: Node<'_>) -> Node<'_> {
+    inside(node, &["parenthesized_expression", "condition_clause"])
+}
+
+/// What `node` holds, through any number of wrappers of these kinds.
+fn inside<'t>(mut node: Node<'t>, wrappers: &[&str]) -> Node<'t> {
+    while wrappers.contains(&node.kind_name()) {
         match node.named_child(0) {
             Some(inner) => node = inner,
             None => break,
@@ -220,27 +210,92 @@ pub fn chain_root(call: Node<'_>) -> Node<'_> {
 
 /// The name of the function a node sits in.
 pub fn enclosing_function_name<'a>(p: &Parsed<'a>, node: Node<'a>) -> Option<&'a str> {
-    let src = p.src;
     let mut cur = p.parent(node);
     while let Some(n) = cur {
         if n.kind_name() == "function_definition" {
-            let mut d = n.child_by_field_name("declarator")?;
-            loop {
-                match d.kind_name() {
-                    "function_declarator" | "pointer_declarator" | "reference_declarator" => {
-                        d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
-                    }
-                    "qualified_identifier" => d = d.child_by_field_name("name")?,
-                    "identifier" | "field_identifier" | "destructor_name" | "operator_name" => {
-                        return Some(text(d, src))
-                    }
-                    _ => return None,
-                }
-            }
+            return function_name_node(n).map(|d| text(d, p.src));
         }
         cur = p.parent(n);
     }
     None
+}
+
+/// The node naming the function `def` defines, through its pointer,
+/// reference and qualified declarators: an `identifier`, a
+/// `field_identifier`, a `destructor_name` or an `operator_name`.
+pub fn function_name_node(def: Node<'_>) -> Option<Node<'_>> {
+    let mut d = def.child_by_field_name("declarator")?;
+    loop {
+        match d.kind_name() {
+            "function_declarator" | "pointer_declarator" | "reference_declarator" => {
+                d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?
+            }
+            "qualified_identifier" => d = d.child_by_field_name("name")?,
+            "identifier" | "field_identifier" | "destructor_name" | "operator_name" => return Some(d),
+            _ => return None,
+        }
+    }
+}
+
+/// The name a declarator declares (`*p`, `&r`, `a[4]`, `x = 1` → the
+/// identifier inside).
+pub fn declarator_name<'a>(mut d: Node<'_>, src: &'a str) -> Option<&'a str> {
+    loop {
+        match d.kind_name() {
+            "identifier" | "field_identifier" => return Some(text(d, src)),
+            _ => d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?,
+        }
+    }
+}
+
+/// The struct field a bound argument names: `o.port`, `&c.threads`, `cfg->x`.
+pub fn bound_field(mut n: Node<'_>, src: &str) -> Option<String> {
+    loop {
+        match n.kind_name() {
+            "field_expression" => return n.child_by_field_name("field").map(|f| text(f, src).to_string()),
+            "pointer_expression" => n = n.child_by_field_name("argument")?,
+            _ => return None,
+        }
+    }
+}
+
+/// The parameters of a lambda or function: (name, type text) each.
+pub fn parameters<'a>(n: Node<'_>, src: &'a str) -> Vec<(Option<&'a str>, &'a str)> {
+    let Some(decl) = n.child_by_field_name("declarator") else { return Vec::new() };
+    let Some(list) = preorder(decl).into_iter().find(|c| c.kind_name() == "parameter_list") else {
+        return Vec::new();
+    };
+    let mut cursor = list.walk();
+    list.named_children(&mut cursor)
+        .filter(|c| c.kind_name() == "parameter_declaration")
+        .map(|p| {
+            let ty = p.child_by_field_name("type").map_or("", |t| text(t, src));
+            let name = p.child_by_field_name("declarator").and_then(|d| declarator_name(d, src));
+            (name, ty)
+        })
+        .collect()
+}
+
+/// True when `n` is the variable `v` (or `v.c_str()`).
+pub fn is_var(n: Node<'_>, v: &str, src: &str) -> bool {
+    // `v`, `(v)`, `v.c_str()`, `v.str().c_str()`: followed with a loop.
+    let mut n = unparen_condition(n);
+    loop {
+        match n.kind_name() {
+            "identifier" => return text(n, src) == v,
+            "call_expression" => {
+                let Some(a) = n
+                    .child_by_field_name("function")
+                    .filter(|f| f.kind_name() == "field_expression")
+                    .and_then(|f| f.child_by_field_name("argument"))
+                else {
+                    return false;
+                };
+                n = unparen_condition(a);
+            }
+            _ => return false,
+        }
+    }
 }
 
 pub(crate) use crate::syntax::preorder;

@@ -2,8 +2,9 @@
 //! the evidence, splits a `(default: X)` clause out of the help, and reads
 //! what `auto` means.
 
+use super::candidate::Candidate;
+use super::parsed::Parsed;
 use super::text::{auto_meaning, split_default};
-use super::{Candidate, Parsed};
 use crate::catalog::model::{Flag, Kind, MembersFrom};
 
 /// Placeholders that stand for a whole number.

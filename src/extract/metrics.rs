@@ -14,11 +14,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 use tree_sitter::Node;
 
-use super::cst::KindName;
+use super::kind::KindName;
 
 use super::cst::{self, call_args, call_name, chain_root, chained_calls, line, string_value, text};
+use super::parsed::Parsed;
 use super::roles::{looks, Looks};
-use super::Parsed;
 use crate::catalog::model::{Metric, MetricType};
 
 /// A cheap test before parsing a file for metrics.

@@ -6,9 +6,10 @@
 
 use tree_sitter::{Query, QueryCursor, StreamingIterator};
 
+use super::candidate::Candidate;
 use super::cst::{line, string_value, text};
+use super::parsed::Parsed;
 use super::roles::{kind_of_call_name, kind_of_ident};
-use super::{Candidate, Parsed};
 
 /// Capture names a query may use; others must start with `_`.
 pub const CAPTURES: &[&str] = &["flag", "metavar", "default", "help", "alias", "kind"];

@@ -10,11 +10,12 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::cst::KindName;
+use super::kind::KindName;
 
-use super::cst::{line, string_value, text};
+use super::candidate::Candidate;
+use super::cst::{declarator_name, line, string_value, text};
+use super::parsed::Parsed;
 use super::roles::{kind_of_ident, looks, role_of_name, Looks, Role};
-use super::{Candidate, Parsed};
 use crate::catalog::model::{Kind, MembersFrom};
 
 /// Field names of every struct defined in a file, in declaration order.
@@ -35,7 +36,7 @@ pub(crate) fn struct_fields(p: &Parsed<'_>) -> HashMap<String, Vec<String>> {
             }
             let mut dc = decl.walk();
             for d in decl.children_by_field_name("declarator", &mut dc) {
-                if let Some(id) = declarator_name(d, p.src) {
+                if let Some(id) = declarator_name(d, p.src).map(str::to_string) {
                     fields.push(id);
                 }
             }
@@ -70,7 +71,7 @@ pub(crate) fn field_defaults(p: &Parsed<'_>) -> HashMap<String, String> {
             }
             _ => string_value(v, p.src),
         };
-        if let (Some(name), Some(value)) = (declarator_name(d, p.src), value) {
+        if let (Some(name), Some(value)) = (declarator_name(d, p.src).map(str::to_string), value) {
             out.entry(name).or_insert(value);
         }
     }
@@ -90,22 +91,13 @@ pub(crate) fn field_types(p: &Parsed<'_>) -> HashMap<String, String> {
         for d in decl.children_by_field_name("declarator", &mut dc) {
             // A pointer to char is text, whatever the base type says.
             let pointer = d.kind_name() == "pointer_declarator";
-            if let Some(name) = declarator_name(d, p.src) {
+            if let Some(name) = declarator_name(d, p.src).map(str::to_string) {
                 let ty = text(ty, p.src).to_string();
                 out.entry(name).or_insert(if pointer && ty.contains("char") { "char*".to_string() } else { ty });
             }
         }
     }
     out
-}
-
-fn declarator_name(mut d: Node<'_>, src: &str) -> Option<String> {
-    loop {
-        match d.kind_name() {
-            "field_identifier" | "identifier" => return Some(text(d, src).to_string()),
-            _ => d = d.child_by_field_name("declarator").or_else(|| d.named_child(0))?,
-        }
-    }
 }
 
 /// One value of a row.

@@ -4,11 +4,12 @@
 
 use tree_sitter::Node;
 
-use super::cst::KindName;
+use super::kind::KindName;
 
+use super::candidate::Candidate;
 use super::cst::{self, line, string_value};
+use super::parsed::Parsed;
 use super::text::usage_lines;
-use super::{Candidate, Parsed};
 
 pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
     let mut out = Vec::new();

@@ -10,11 +10,12 @@ use regex::Regex;
 use std::sync::LazyLock;
 use tree_sitter::Node;
 
-use super::cst::KindName;
+use super::kind::KindName;
 
+use super::candidate::Candidate;
 use super::cst::{self, call_name, enclosing_function_name, line, message_value, string_value, text};
+use super::parsed::{Parsed, Warning};
 use super::text::{flag_ident, members_in_message};
-use super::{Candidate, Parsed, Warning};
 use crate::catalog::model::MembersFrom;
 
 /// True when a node sits where a value is refused: a throw, a return, an

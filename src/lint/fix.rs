@@ -120,12 +120,7 @@ pub fn apply(
 /// unfixed.
 fn write_keeping_mode(path: &Path, text: &str) -> std::io::Result<()> {
     let path = &std::fs::canonicalize(path)?;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let perms = std::fs::metadata(path)?.permissions();
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    std::fs::set_permissions(tmp.path(), perms)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::fsutil::write_atomic(path, text, crate::fsutil::Mode::Exactly(perms))
+        .map_err(crate::fsutil::WriteError::into_io)
 }

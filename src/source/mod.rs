@@ -5,8 +5,13 @@
 //! nothing is checked out, so no hook, filter or submodule of the fetched
 //! repository ever runs.
 
-mod git;
+mod cache;
+mod error;
+mod fetch;
+mod tree;
 mod worktree;
 
-pub use git::{cache_root, Origin, PinnedTree, SourceError};
+pub use cache::cache_root;
+pub use error::SourceError;
+pub use tree::{Origin, PinnedTree};
 pub use worktree::{Staged, Worktree, WorktreeError};

@@ -40,7 +40,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             " ({} at {} @ {})",
             from.origin.replace('-', " "),
             from.location,
-            short(&ctx.catalog.source.commit)
+            ctx.catalog.source.short_commit()
         ));
     }
     if let Some(n) = suggest(bad, flag.members.iter().map(String::as_str)) {
@@ -56,8 +56,4 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         help: Some(help),
         fix: None,
     });
-}
-
-fn short(commit: &str) -> &str {
-    commit.get(..12).unwrap_or(commit)
 }

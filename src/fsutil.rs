@@ -1,0 +1,85 @@
+//! Atomic writes: a file knobs writes (a catalogue, the git hook, a file
+//! `--fix` rewrites) goes through a temporary file in the same folder, synced
+//! and given its mode before a rename puts it in place, so a reader never
+//! sees half of it and a failure leaves the old one untouched.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The mode a written file gets.
+pub enum Mode {
+    /// These bits less the umask (`0o666` for a file the team commits,
+    /// `0o755` for a hook).
+    LessUmask(u32),
+    /// Exactly these permissions (the ones the file being replaced had).
+    Exactly(std::fs::Permissions),
+}
+
+/// Which step of an atomic write failed; the text names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("{} has no parent folder", .0.display())]
+    NoParent(PathBuf),
+    #[error("cannot create {}: {cause}", dir.display())]
+    CreateDir { dir: PathBuf, cause: std::io::Error },
+    #[error("cannot write in {}: {cause}", dir.display())]
+    TempFile { dir: PathBuf, cause: std::io::Error },
+    #[error("cannot write {}: {cause}", path.display())]
+    Write { path: PathBuf, cause: std::io::Error },
+    #[error("cannot set the mode of {}: {cause}", path.display())]
+    Mode { path: PathBuf, cause: std::io::Error },
+}
+
+impl WriteError {
+    /// The operating system's error alone, for a caller that words its own.
+    pub fn into_io(self) -> std::io::Error {
+        match self {
+            WriteError::NoParent(p) => {
+                std::io::Error::new(std::io::ErrorKind::NotFound, format!("{} has no parent folder", p.display()))
+            }
+            WriteError::CreateDir { cause, .. }
+            | WriteError::TempFile { cause, .. }
+            | WriteError::Write { cause, .. }
+            | WriteError::Mode { cause, .. } => cause,
+        }
+    }
+}
+
+/// Writes `text` to `path` atomically with `mode`, creating the folder if
+/// it is missing.
+pub fn write_atomic(path: &Path, text: &str, mode: Mode) -> Result<(), WriteError> {
+    let dir = path.parent().ok_or_else(|| WriteError::NoParent(path.to_path_buf()))?;
+    let write = |cause| WriteError::Write { path: path.to_path_buf(), cause };
+    std::fs::create_dir_all(dir).map_err(|cause| WriteError::CreateDir { dir: dir.to_path_buf(), cause })?;
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(|cause| WriteError::TempFile { dir: dir.to_path_buf(), cause })?;
+    tmp.write_all(text.as_bytes()).map_err(write)?;
+    tmp.as_file().sync_all().map_err(write)?;
+    let perms = match mode {
+        Mode::Exactly(perms) => Some(perms),
+        #[cfg(unix)]
+        Mode::LessUmask(bits) => {
+            use std::os::unix::fs::PermissionsExt;
+            Some(std::fs::Permissions::from_mode(bits & !umask()))
+        }
+        #[cfg(not(unix))]
+        Mode::LessUmask(_) => None,
+    };
+    if let Some(perms) = perms {
+        std::fs::set_permissions(tmp.path(), perms)
+            .map_err(|cause| WriteError::Mode { path: path.to_path_buf(), cause })?;
+    }
+    tmp.persist(path).map_err(|e| write(e.error))?;
+    Ok(())
+}
+
+/// The process's umask, read without changing it for longer than a moment.
+#[cfg(unix)]
+fn umask() -> u32 {
+    // /proc/self/status says it on Linux; elsewhere assume the usual 022.
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("Umask:").map(|v| v.trim().to_string())))
+        .and_then(|v| u32::from_str_radix(&v, 8).ok())
+        .unwrap_or(0o022)
+}

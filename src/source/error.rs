@@ -1,0 +1,63 @@
+//! What can go wrong reading the pinned source, each case with the help
+//! that says what to do about it.
+
+use std::path::PathBuf;
+
+/// A fetch that reports no progress for this many times `$KNOBS_GIT_TIMEOUT`
+/// is abandoned (a server that keeps the connection busy without sending
+/// anything useful, such as one header line a second). Here, beside the
+/// error whose help states the limits.
+pub(super) const IDLE_FACTOR: u64 = 2;
+
+/// No fetch runs longer than this many times `$KNOBS_GIT_TIMEOUT`, progress
+/// or not (an hour at the default 30 s).
+pub(super) const OVERALL_FACTOR: u64 = 120;
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum SourceError {
+    #[error("cannot read repository `{repo}`: {message}")]
+    #[diagnostic(
+        code(knobs::source::unreachable),
+        help("check the URL or path; knobs fetches into a bare cache and never checks out")
+    )]
+    Unreachable { repo: String, message: String },
+    #[error("cannot read repository `{repo}`: {} does not exist", path.display())]
+    #[diagnostic(
+        code(knobs::source::no_such_path),
+        help("a local repository is read in place; a remote needs a URL (https://, ssh://, git://, file://) or host:org/repo")
+    )]
+    NoSuchPath { repo: String, path: PathBuf },
+    #[error("cannot read repository `{repo}`: {message}")]
+    #[diagnostic(
+        code(knobs::source::deadline),
+        help("KNOBS_GIT_TIMEOUT (seconds, default 30) sets the limits: a fetch is abandoned after {IDLE_FACTOR}× it without progress, and after {OVERALL_FACTOR}× it in all")
+    )]
+    Abandoned { repo: String, message: String },
+    #[diagnostic(code(knobs::source::tag))]
+    #[error("tag `{tag}` not found in `{repo}`{}", nearest_text(.nearest))]
+    TagNotFound { tag: String, repo: String, nearest: Vec<String> },
+    #[diagnostic(
+        code(knobs::source::missing_file),
+        help("set `config` under [extract] in knobs.toml if the help table lives elsewhere")
+    )]
+    #[error("`{path}` does not exist at {tag} in `{repo}`")]
+    MissingFile { path: String, tag: String, repo: String },
+    #[diagnostic(
+        code(knobs::source::missing_object),
+        help("the repository lacks this object (a partial, shallow or damaged clone?): fetch it, or sync from a complete remote")
+    )]
+    #[error("`{path}` at {tag} in `{repo}` cannot be read: its content ({id}) is not in the repository")]
+    MissingObject { path: String, tag: String, repo: String, id: String },
+    #[error("cache at {}: {message}", path.display())]
+    Cache { path: PathBuf, message: String },
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+}
+
+fn nearest_text(nearest: &[String]) -> String {
+    if nearest.is_empty() {
+        "; the repository has no tags".to_string()
+    } else {
+        format!("; nearest tags: {}", nearest.join(", "))
+    }
+}
