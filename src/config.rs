@@ -203,10 +203,6 @@ impl Config {
     }
 }
 
-/// An error in `knobs.toml` is a [`FileError`] with the code `knobs::config`;
-/// the name stays for the callers that build one (`commands::lint`).
-pub type ConfigError = FileError;
-
 /// An error pointing at `span` of a knobs.toml's `text`.
 fn error(
     path: &Path,

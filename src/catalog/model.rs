@@ -65,8 +65,14 @@ pub struct Provenance {
 impl Provenance {
     /// The commit as people read it: its first 12 hex digits.
     pub fn short_commit(&self) -> &str {
-        self.commit.get(..12).unwrap_or(&self.commit)
+        short_commit(&self.commit)
     }
+}
+
+/// A commit id as people read it (its first 12 hex digits), for a commit
+/// held apart from its provenance.
+pub fn short_commit(commit: &str) -> &str {
+    commit.get(..12).unwrap_or(commit)
 }
 
 /// The kind of value a flag takes.

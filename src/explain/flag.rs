@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::history::{self, Version};
 use super::project::Project;
-use super::short;
+use crate::catalog::model::short_commit;
 use crate::catalog::model::{Catalog, Flag};
 use crate::catalog::profile::Profile;
 use crate::catalog::query::{env_key_for, env_target, find_metric};
@@ -51,7 +51,7 @@ pub struct FlagExplain {
 }
 
 fn at(location: &str, c: &Catalog) -> String {
-    format!("{location} @ {} ({})", c.source.tag, short(&c.source.commit))
+    format!("{location} @ {} ({})", c.source.tag, short_commit(&c.source.commit))
 }
 
 /// The flag a subject names — `--prefill-interleave`, `prefill-interleave`,

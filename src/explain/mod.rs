@@ -47,11 +47,6 @@ pub struct Unknown {
     pub help: Option<String>,
 }
 
-/// A commit as the renderers show it: its first twelve hex digits.
-fn short(commit: &str) -> &str {
-    commit.get(..12).unwrap_or(commit)
-}
-
 /// Resolves and explains a subject against `catalog` (the pinned build),
 /// with `all` the engine's catalogued versions, oldest first.
 pub fn explain(
@@ -116,19 +111,13 @@ fn unknown(subject: &str, catalog: &Catalog, profile: &Profile, build: &str) -> 
         names.push(r.code.to_string());
         names.push(r.name.to_string());
     }
-    let mut scored: Vec<(usize, &String)> = names
-        .iter()
-        .map(|n| (strsim::damerau_levenshtein(subject, n), n))
-        .filter(|(d, _)| *d <= 3.max(subject.len() / 4))
-        .collect();
-    scored.sort();
-    scored.dedup_by(|a, b| a.1 == b.1);
+    let near = crate::suggest::ranked(subject, names.iter().map(String::as_str), 3.max(subject.len() / 4));
     let mut help: Option<String> = None;
     if let Some(right) = profile.paired_name(subject).filter(|o| find_metric(catalog, o).is_some()) {
         let why = profile.metrics.pair_hint.as_deref().map(|h| format!(": {h}")).unwrap_or_default();
         help = Some(format!("it is exported as `{right}`{why}"));
-    } else if !scored.is_empty() {
-        let near: Vec<String> = scored.iter().take(3).map(|(_, n)| format!("`{n}`")).collect();
+    } else if !near.is_empty() {
+        let near: Vec<String> = near.iter().take(3).map(|n| format!("`{n}`")).collect();
         help = Some(format!("did you mean {}?", near.join(", ")));
     }
     let help = help.or_else(|| Some("`knobs flags` lists the flags; `knobs explain KNB001` explains a rule".into()));

@@ -3,7 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::{short, Topic};
+use super::Topic;
+use crate::catalog::model::short_commit;
 
 /// Wraps prose at 88 columns under an indent.
 fn wrap(text: &str, indent: &str) -> String {
@@ -45,7 +46,7 @@ pub fn human(t: &Topic) -> String {
             let f = &e.flag;
             let role = e.semantics.as_ref().map(|s| format!(" — {}", s.role)).unwrap_or_default();
             let _ = writeln!(out, "{}{role}", f.name);
-            let _ = writeln!(out, "{} ({})", e.build, short(&e.commit));
+            let _ = writeln!(out, "{} ({})", e.build, short_commit(&e.commit));
             if !e.in_pinned {
                 let _ = writeln!(out, "not in {}: shown as the newest catalogued version that has it", e.build);
             }
@@ -175,7 +176,7 @@ pub fn markdown(t: &Topic) -> String {
             if let Some(sem) = &e.semantics {
                 let _ = writeln!(out, "*{}*\n", sem.role);
             }
-            let _ = writeln!(out, "- build: {} (`{}`)", e.build, short(&e.commit));
+            let _ = writeln!(out, "- build: {} (`{}`)", e.build, short_commit(&e.commit));
             if !f.metavar.is_empty() {
                 let _ = writeln!(out, "- value: `{}` ({})", f.metavar, f.kind.as_str());
             } else {

@@ -13,7 +13,8 @@ use super::rules::{self, Rule, Severity, RULES};
 use super::scanners::{self, EngineMatcher};
 use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
-use crate::config::{Config, ConfigError, Located};
+use crate::config::{Config, Located};
+use crate::diag::FileError;
 
 /// Labels Prometheus or its service discovery add to every scraped series.
 pub const DEFAULT_TARGET_LABELS: &[&str] =
@@ -36,7 +37,7 @@ pub enum SettingsError {
     /// In knobs.toml, pointing at the text.
     #[error(transparent)]
     #[diagnostic(transparent)]
-    Config(Box<ConfigError>),
+    Config(Box<FileError>),
     /// On the command line (`--select`, `--ignore`).
     #[error("{option} names no rule `{item}`")]
     UnknownRule {
@@ -47,8 +48,8 @@ pub enum SettingsError {
     },
 }
 
-impl From<ConfigError> for SettingsError {
-    fn from(e: ConfigError) -> Self {
+impl From<FileError> for SettingsError {
+    fn from(e: FileError) -> Self {
         SettingsError::Config(Box::new(e))
     }
 }
