@@ -3,11 +3,8 @@
 use miette::{miette, IntoDiagnostic, Result};
 
 use super::{Outcome, Run};
-use crate::catalog::model::{Catalog, Provenance};
-use crate::catalog::profile::Profile;
 use crate::cli::SyncArgs;
 use crate::config::Config;
-use crate::extract::{extract, extract_metrics, SourceFile, Sources};
 use crate::fsutil::{self, Mode};
 use crate::source::{cache_root, Origin, PinnedTree};
 
@@ -52,7 +49,11 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     }
     let tree = PinnedTree::open(&repo, &base, &tag, &cache_root())?;
     let queries: Vec<String> = cfg.queries.iter().map(|q| q.value.clone()).collect();
-    let catalog = build(&tree, &profile, &queries, io)?;
+    let built = crate::extract::pinned::catalogue(&tree, &profile, &queries)?;
+    for w in &built.warnings {
+        writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
+    }
+    let catalog = built.catalog;
     // --out is relative to the working directory; its default is the
     // catalogue folder beside knobs.toml (`[catalog] dir`), else `catalog/`.
     let out = match &args.out {
@@ -84,60 +85,4 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     )
     .map_err(super::OutputError)?;
     Ok(Outcome::Clean)
-}
-
-/// Extracts a catalogue from a pinned tree as the profile says; warnings go
-/// to stderr.
-pub fn build(tree: &PinnedTree, profile: &Profile, queries: &[String], io: &mut Run<'_>) -> Result<Catalog> {
-    let mut config = Vec::new();
-    for path in &profile.extract.config {
-        config.push(SourceFile::new(path.clone(), tree.require(path)?));
-    }
-    let optional = |paths: &[String]| -> Result<Vec<SourceFile>> {
-        let mut out = Vec::new();
-        for p in paths {
-            if let Some(text) = tree.read(p)? {
-                out.push(SourceFile::new(p.clone(), text));
-            }
-        }
-        Ok(out)
-    };
-    let headers = optional(&profile.extract.headers)?;
-    let validators = optional(&profile.extract.validators)?;
-    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
-    let (files, missing) = tree.cpp_sources(&profile.extract.metrics)?;
-    let files: Vec<SourceFile> = files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
-    // Flags and metrics are read from the sources side by side.
-    let (flags, metrics) = rayon::join(|| extract(&sources), || extract_metrics(&files, &profile.metrics.prefixes));
-    let (flags, mut warnings) = flags?;
-    let (metrics, metric_warnings) = metrics?;
-    warnings.extend(metric_warnings);
-    for w in &warnings {
-        writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
-    }
-    if !missing.is_empty() {
-        writeln!(
-            io.err,
-            "warning: {} at {} {} not in the repository (a partial clone?) and {} not read for metrics: {}",
-            if missing.len() == 1 { "1 C++ file".to_string() } else { format!("{} C++ files", missing.len()) },
-            tree.tag,
-            if missing.len() == 1 { "is" } else { "are" },
-            if missing.len() == 1 { "was" } else { "were" },
-            missing.join(", ")
-        )
-        .map_err(super::OutputError)?;
-    }
-    let mut catalog = Catalog::new(
-        Provenance {
-            engine: profile.name.clone(),
-            repo: tree.origin.clone(),
-            tag: tree.tag.clone(),
-            commit: tree.commit.clone(),
-            knobs_version: env!("CARGO_PKG_VERSION").to_string(),
-        },
-        flags,
-        metrics,
-    );
-    catalog.normalise();
-    Ok(catalog)
 }

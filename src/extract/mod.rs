@@ -20,6 +20,7 @@ mod kind;
 mod metrics;
 mod operator_chain;
 mod parsed;
+pub mod pinned;
 mod preprocess;
 pub mod queries;
 pub mod roles;

@@ -1,0 +1,80 @@
+//! A catalogue from a pinned tree: the files the engine's profile names, read
+//! at the tag, through the flag and metric extractors, with the tree's
+//! provenance. This is what `knobs sync` writes; the command only chooses
+//! the tree and where the file goes.
+
+use crate::catalog::model::{Catalog, Provenance};
+use crate::catalog::profile::Profile;
+use crate::source::{PinnedTree, SourceError};
+
+use super::{extract, extract_metrics, ExtractError, SourceFile, Sources};
+
+/// A catalogue and what the extraction warns of (one line each).
+pub struct Built {
+    pub catalog: Catalog,
+    pub warnings: Vec<String>,
+}
+
+/// Why no catalogue could be built: the tree could not be read, or nothing in
+/// it reads as a flag declaration.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum BuildError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Source(#[from] SourceError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Extract(#[from] ExtractError),
+}
+
+/// Extracts the catalogue of `tree` as `profile` says, with the user's
+/// `queries` beside the built-in shapes.
+pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Result<Built, BuildError> {
+    let mut config = Vec::new();
+    for path in &profile.extract.config {
+        config.push(SourceFile::new(path.clone(), tree.require(path)?));
+    }
+    let optional = |paths: &[String]| -> Result<Vec<SourceFile>, SourceError> {
+        let mut out = Vec::new();
+        for p in paths {
+            if let Some(text) = tree.read(p)? {
+                out.push(SourceFile::new(p.clone(), text));
+            }
+        }
+        Ok(out)
+    };
+    let headers = optional(&profile.extract.headers)?;
+    let validators = optional(&profile.extract.validators)?;
+    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
+    let (files, missing) = tree.cpp_sources(&profile.extract.metrics)?;
+    let files: Vec<SourceFile> = files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
+    // Flags and metrics are read from the sources side by side.
+    let (flags, metrics) = rayon::join(|| extract(&sources), || extract_metrics(&files, &profile.metrics.prefixes));
+    let (flags, flag_warnings) = flags?;
+    let (metrics, metric_warnings) = metrics?;
+    let mut warnings: Vec<String> = flag_warnings.iter().chain(&metric_warnings).map(|w| w.to_string()).collect();
+    if !missing.is_empty() {
+        let one = missing.len() == 1;
+        warnings.push(format!(
+            "{} at {} {} not in the repository (a partial clone?) and {} not read for metrics: {}",
+            if one { "1 C++ file".to_string() } else { format!("{} C++ files", missing.len()) },
+            tree.tag,
+            if one { "is" } else { "are" },
+            if one { "was" } else { "were" },
+            missing.join(", ")
+        ));
+    }
+    let mut catalog = Catalog::new(
+        Provenance {
+            engine: profile.name.clone(),
+            repo: tree.origin.clone(),
+            tag: tree.tag.clone(),
+            commit: tree.commit.clone(),
+            knobs_version: env!("CARGO_PKG_VERSION").to_string(),
+        },
+        flags,
+        metrics,
+    );
+    catalog.normalise();
+    Ok(Built { catalog, warnings })
+}
