@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::history::Version;
-use super::{unknown, Unknown};
+use super::unknown::{unknown, Unknown};
 use crate::catalog::model::{Catalog, Metric};
 use crate::catalog::profile::Profile;
 use crate::catalog::query::find_metric;

@@ -1,6 +1,6 @@
 //! The extractor: C++ source in, catalogue entries out.
 //!
-//! This is the only part of knobs that knows tree-sitter. It does not assume
+//! This is the only part of knobs that knows tree-sitter-cpp. It does not assume
 //! one idiom for the help table: several strategies each look for their own
 //! shape (table rows, builder calls, if-chains, usage texts) and propose
 //! candidates; the candidates are merged by flag name. Enum members come from

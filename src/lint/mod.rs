@@ -35,10 +35,9 @@ pub mod settings;
 pub mod span;
 pub mod suppress;
 
-pub use argv::{judge_argv, ArgvJudge, JudgedWord};
+pub use argv::ArgvJudge;
 pub use dispatch::scan;
-pub use driver::{lint_files, lint_walk, Linter};
-pub use file::lint_file;
-pub use finding::{Excerpt, FileReport, Finding, Report, SpanOut};
-pub use input::{Disk, Input, StagedFiles, Text};
-pub use settings::{engine_commands, Overrides, Settings, DEFAULT_MAX_FILE_SIZE, DEFAULT_TARGET_LABELS};
+pub use driver::{lint_files, lint_walk};
+pub use finding::{FileReport, Report};
+pub use input::{Disk, Input, StagedFiles};
+pub use settings::{engine_commands, Overrides, Settings, DEFAULT_MAX_FILE_SIZE};
