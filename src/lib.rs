@@ -135,9 +135,12 @@ fn is_broken_pipe(report: &miette::Report) -> bool {
     report.downcast_ref::<commands::OutputError>().is_some_and(|e| e.0.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
-/// Renders an error as text without colour, at a fixed width.
+/// Renders an error as text without colour, unwrapped: a message naming a
+/// long path stays one line, whatever the path or the terminal.
 pub fn render_error(report: &miette::Report) -> String {
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor()).with_width(100);
+    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .with_wrap_lines(false);
     let mut s = String::new();
     if handler.render_report(&mut s, report.as_ref()).is_err() {
         s = format!("error: {report}\n");

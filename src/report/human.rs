@@ -163,7 +163,8 @@ impl Diagnostic for Shown<'_> {
 
 pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     let theme = if ctx.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    // Unwrapped: a message or help naming a long path stays one line.
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_wrap_lines(false);
     let mut out = String::new();
     for file in &report.files {
         for f in &file.findings {
