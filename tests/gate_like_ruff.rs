@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::{self, knobs, run_in};
+use crate::support::{self, knobs, run_in, short, tree};
 
 /// A folder under `base` whose absolute path is longer than 100 characters.
 fn deep(base: &Path) -> PathBuf {
@@ -50,4 +50,86 @@ fn a_finding_under_a_long_path_is_one_line() {
     assert!(r.stdout.lines().any(|l| l.contains(&message)), "{}", r.stdout);
     let rel = dir.strip_prefix(t.path()).expect("under").join("run.md").display().to_string();
     assert!(r.stdout.contains(&format!("[{rel}:2:10]")), "{}", r.stdout);
+}
+
+/// A runbook with two fixable findings (a flag renamed in v1.8.1, a metric
+/// under radiance's prefix that v1.8.1 exports under `vllm:`) and one that
+/// is not (`floor` is no member of `--checkpoint-policy`).
+const MIXED: &str = "```sh\nradiance --prefill-chunk 512 --checkpoint-policy floor\n```\nLatency: `radiance:time_to_first_token_seconds_bucket`.\n";
+
+#[test]
+fn fix_exits_1_while_an_unfixable_finding_remains_and_reports_it() {
+    let t = tree(&[("run.md", MIXED.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--fix", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.stderr, "fixed 2 findings\n");
+    // What remains, where it is after the rewrite (`--busy-prefill-chunk`
+    // is five characters longer: `floor` moved from column 50 to 55).
+    assert_eq!(short(&r.stdout), ["run.md:2:55: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
+    // Nothing left that it cannot fix: 0.
+    let t = tree(&[("run.md", b"Latency: `radiance:time_to_first_token_seconds_bucket`.\n")]);
+    let r = run_in(t.path(), &["lint", "--fix"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, "fixed 1 finding\n"), "{}", r.stdout);
+    assert!(r.stdout.starts_with("No findings in 1 file"), "{}", r.stdout);
+    // --exit-zero still wins.
+    let t = tree(&[("run.md", MIXED.as_bytes())]);
+    assert_eq!(run_in(t.path(), &["lint", "--fix", "--exit-zero"]).code, 0);
+}
+
+#[test]
+fn diff_exits_1_when_it_would_change_something() {
+    let t = tree(&[("run.md", MIXED.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--diff"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    // One hunk: the two changed lines are within three lines of each other.
+    assert_eq!(
+        r.stdout,
+        "--- a/run.md\n+++ b/run.md\n@@ -1,4 +1,4 @@\n ```sh\n-radiance --prefill-chunk 512 --checkpoint-policy floor\n+radiance --busy-prefill-chunk 512 --checkpoint-policy floor\n ```\n-Latency: `radiance:time_to_first_token_seconds_bucket`.\n+Latency: `vllm:time_to_first_token_seconds_bucket`.\n"
+    );
+    // Nothing to rewrite (only `floor`): an empty diff, 0.
+    let t = tree(&[("run.md", b"Set `--checkpoint-policy floor`.\n")]);
+    let r = run_in(t.path(), &["lint", "--diff"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+}
+
+#[test]
+fn diff_output_is_taken_by_git_apply() {
+    let tmp = crate::gate::repo();
+    let dir = tmp.path();
+    // The fixable line in the middle of a longer file, with no final newline,
+    // in a subfolder: context on both sides, paths relative to where knobs ran.
+    let mut text: String = (1..=8).map(|i| format!("Step {i}: check the dashboard.\n")).collect();
+    text.push_str("Watch `radiance:time_to_first_token_seconds_bucket` while it warms up.\n");
+    text.extend((10..=16).map(|i| format!("Step {i}: check the dashboard.\n")));
+    text.push_str("Done: `radiance:time_to_first_token_seconds_bucket` is flat.");
+    std::fs::create_dir_all(dir.join("docs")).expect("mkdir");
+    std::fs::write(dir.join("docs/warm.md"), &text).expect("write");
+    let r = knobs(dir, &["lint", "--diff"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("@@ -6,7 +6,7 @@\n"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("\\ No newline at end of file\n"), "{}", r.stdout);
+    std::fs::write(dir.join("fix.patch"), &r.stdout).expect("write");
+    let check = crate::gate::git(dir, &["apply", "--check", "fix.patch"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert_eq!(crate::gate::git(dir, &["apply", "fix.patch"]).code, 0);
+    let fixed = std::fs::read_to_string(dir.join("docs/warm.md")).expect("read");
+    assert_eq!(fixed, text.replace("radiance:time_to_first", "vllm:time_to_first"));
+}
+
+#[test]
+fn fixable_findings_are_marked_and_counted() {
+    let t = tree(&[("run.md", MIXED.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "run.md:2:10: KNB007 [*] `--prefill-chunk` is not a flag of radiance v1.8.1",
+            "run.md:2:50: KNB002 `floor` is not a member of `--checkpoint-policy`",
+            "run.md:4:11: KNB005 [*] `radiance:time_to_first_token_seconds_bucket` is exported as `vllm:time_to_first_token_seconds_bucket`",
+        ]
+    );
+    let r = run_in(t.path(), &["lint"]);
+    assert!(r.stdout.contains("KNB007 [*] removed-flag\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("KNB002 invented-member\n"), "{}", r.stdout);
+    assert!(r.stdout.ends_with("[*] 2 fixable with `knobs lint --fix`.\n"), "{}", r.stdout);
 }

@@ -1,6 +1,7 @@
 //! `knobs lint`: discover files, lint each against the pinned catalogue of
-//! the project it belongs to, render the findings (or apply their fixes),
-//! and map them to an exit status.
+//! the project it belongs to, render the findings (after applying their
+//! fixes under `--fix`: what remains is reported), and map them to an exit
+//! status (`--diff`: 1 when it would change something).
 //!
 //! Each path is judged under the `knobs.toml` found from it upward (as ruff
 //! and git find theirs); `--config` names one for all.
@@ -47,10 +48,16 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         } else {
             let changed = args.changed_since.as_deref().map(|rev| input::changed_since(rev, &io.cwd)).transpose()?;
             let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
-            let report = lint_walk(&group.paths, &disk, &settings, changed.as_deref(), cfg.path.as_deref())?;
+            let walk = || lint_walk(&group.paths, &disk, &settings, changed.as_deref(), cfg.path.as_deref());
+            let mut report = walk()?;
             if args.fix || args.diff {
-                fixed +=
+                let n =
                     crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(super::OutputError)?;
+                fixed += n;
+                // What is left after fixing is what the run reports (as ruff does).
+                if args.fix && n > 0 {
+                    report = walk()?;
+                }
             }
             report
         };
@@ -66,12 +73,13 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         merged.absorb(report);
     }
     let report = merged;
-    if args.fix || args.diff {
-        if !args.diff && io.verbosity >= 0 {
-            writeln!(io.err, "fixed {fixed} {}", if fixed == 1 { "finding" } else { "findings" })
-                .map_err(super::OutputError)?;
-        }
-        return Ok(Outcome::Clean);
+    if args.fix && io.verbosity >= 0 {
+        writeln!(io.err, "fixed {fixed} {}", if fixed == 1 { "finding" } else { "findings" })
+            .map_err(super::OutputError)?;
+    }
+    // `--diff` prints only the diff; it exits 1 when it would change something.
+    if args.diff {
+        return Ok(if fixed > 0 && !args.exit_zero { Outcome::Findings } else { Outcome::Clean });
     }
     let text = if args.statistics {
         report::statistics(&report)
