@@ -133,3 +133,54 @@ fn fixable_findings_are_marked_and_counted() {
     assert!(r.stdout.contains("KNB002 invented-member\n"), "{}", r.stdout);
     assert!(r.stdout.ends_with("[*] 2 fixable with `knobs lint --fix`.\n"), "{}", r.stdout);
 }
+
+/// `floor` is no member of `--checkpoint-policy` (KNB002, invented-member).
+const BAD: &str = "# Arm\n\nSet `--checkpoint-policy floor` and redeploy.\n";
+
+#[test]
+fn exclude_holds_for_staged_changed_since_and_a_plain_run() {
+    let tmp = crate::gate::repo();
+    let dir = tmp.path();
+    std::fs::write(dir.join("knobs.toml"), "[lint]\nexclude = [\"archive\"]\n").expect("write");
+    assert_eq!(crate::gate::git(dir, &["add", "."]).code, 0);
+    assert_eq!(crate::gate::git(dir, &["commit", "-q", "--no-verify", "-m", "base"]).code, 0);
+    std::fs::create_dir_all(dir.join("archive")).expect("mkdir");
+    std::fs::write(dir.join("archive/old.md"), BAD).expect("write");
+    std::fs::write(dir.join("new.md"), "# Arm\n\nSet `--checkpoint-policy tip-only`.\n").expect("write");
+    assert_eq!(crate::gate::git(dir, &["add", "."]).code, 0);
+    for args in [&["lint", "--staged"][..], &["lint", "--changed-since", "HEAD"], &["lint"]] {
+        let r = knobs(dir, args);
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+    }
+    // The same file outside the excluded folder is judged.
+    std::fs::write(dir.join("old.md"), BAD).expect("write");
+    assert_eq!(crate::gate::git(dir, &["add", "."]).code, 0);
+    let r = knobs(dir, &["lint", "--staged", "--format", "short"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(short(&r.stdout), ["old.md:3:26: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
+}
+
+#[test]
+fn knobs_toml_globs_are_read_from_its_folder_not_the_working_directory() {
+    let toml =
+        "[lint]\nexclude = [\"archive/drafts\"]\n\n[lint.per-file-ignores]\n\"archive/*.md\" = [\"invented-member\"]\n";
+    let t = tree(&[
+        ("knobs.toml", toml.as_bytes()),
+        ("archive/old.md", BAD.as_bytes()),
+        ("archive/drafts/x.md", BAD.as_bytes()),
+        ("archive/kept.md", b"Watch `radiance:nope_total`.\n"),
+    ]);
+    // From the root and from inside archive/: the same verdict, the one
+    // finding neither glob covers.
+    for cwd in [t.path().to_path_buf(), t.path().join("archive")] {
+        let r = run_in(&cwd, &["lint", "--format", "short"]);
+        let shown = if cwd == t.path() { "archive/kept.md" } else { "kept.md" };
+        assert_eq!(
+            short(&r.stdout),
+            [format!("{shown}:1:8: KNB004 `radiance:nope_total` is not exported by radiance v1.8.1")],
+            "from {}: {}",
+            cwd.display(),
+            r.stderr
+        );
+    }
+}

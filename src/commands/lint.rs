@@ -22,6 +22,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let overrides = Overrides {
         keep_text: args.fix || args.diff,
         keep_clean: io.verbosity > 1,
+        cwd: io.cwd.clone(),
         ..Overrides::new(&args.select, &args.ignore)?
     };
     let mut merged = Report::default();
