@@ -184,3 +184,35 @@ fn knobs_toml_globs_are_read_from_its_folder_not_the_working_directory() {
         );
     }
 }
+
+#[test]
+fn version_after_a_subcommand_is_knobs_version_and_tag_names_a_catalogue() {
+    let t = tree(&[("run.md", b"```sh\nradiance --prefill-interleave 1\n```\n")]);
+    // The embedded catalogues are radiance v1.0.13 and v1.8.1.
+    let version = format!("knobs {} (catalogues: radiance v1.0.13, v1.8.1)\n", env!("CARGO_PKG_VERSION"));
+    for sub in [&["lint"][..], &["explain"], &["flags"], &["verify"], &["catalog", "check"]] {
+        let mut args = sub.to_vec();
+        args.push("--version");
+        let r = run_in(t.path(), &args);
+        assert_eq!((r.code, r.stdout.as_str()), (0, version.as_str()), "{args:?}: {}", r.stderr);
+        // Its help names `--tag`, and says the old spelling still works.
+        let mut args = sub.to_vec();
+        args.push("--help");
+        let help = run_in(t.path(), &args).stdout;
+        assert!(help.contains("--tag <TAG>") && help.contains("(also `--version TAG`)"), "{args:?}: {help}");
+    }
+    // `--prefill-interleave` is v1.8.1's: v1.0.13 lacks it (KNB007).
+    let expected = ["run.md:2:10: KNB007 `--prefill-interleave` is not a flag of radiance v1.0.13"];
+    for tag in ["--tag", "--version"] {
+        let r = run_in(t.path(), &["lint", "--format", "short", tag, "v1.0.13"]);
+        assert_eq!((r.code, short(&r.stdout)), (1, expected.to_vec()), "{tag}: {}", r.stderr);
+    }
+    assert_eq!(run_in(t.path(), &["lint"]).code, 0);
+    let r = run_in(t.path(), &["lint", "--tag", "v1.0.13", "--version", "v1.8.1"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("the argument '--tag <TAG>' cannot be used with '--version [<TAG>]'"), "{}", r.stderr);
+    // After `--`, `--version` is a subject like any flag.
+    let r = run_in(t.path(), &["explain", "--", "--version"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("`--version` is not a flag, env key, metric or rule of radiance v1.8.1"), "{}", r.stderr);
+}
