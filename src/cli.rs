@@ -141,6 +141,12 @@ pub struct LintArgs {
     /// Print the fixes `--fix` would make, as a unified diff, and change nothing
     #[arg(long, conflicts_with = "staged")]
     pub diff: bool,
+    /// Leave out the findings this file records until their line changes [default: knobs.toml `[lint] baseline`]
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record every current finding in this file (the baseline `--baseline` reads), report none, exit 0
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff", "staged", "statistics", "baseline"])]
+    pub write_baseline: Option<PathBuf>,
     /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
     #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
     pub version_word: Option<String>,

@@ -216,3 +216,110 @@ fn version_after_a_subcommand_is_knobs_version_and_tag_names_a_catalogue() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("`--version` is not a flag, env key, metric or rule of radiance v1.8.1"), "{}", r.stderr);
 }
+
+/// A repository with findings before it adopts knobs: `floor` is no member
+/// of `--checkpoint-policy` (KNB002) in a runbook's prose, in its shell
+/// block, in an env file, and `loud` no member of `--log-level` in a script.
+fn adopting() -> tempfile::TempDir {
+    tree(&[
+        (
+            "docs/arm.md",
+            b"# Arm\n\nSet `--checkpoint-policy floor`.\n\n```sh\nradiance --checkpoint-policy floor\n```\n",
+        ),
+        ("deploy/arm.env", b"FRANK_ARCHON_CHECKPOINT_POLICY=floor\n"),
+        ("deploy/serve.sh", b"#!/bin/sh\nexec radiance --log-level loud\n"),
+    ])
+}
+
+#[test]
+fn a_baseline_adopts_old_findings_and_still_reports_new_and_changed_lines() {
+    let t = adopting();
+    let dir = t.path();
+    let r = run_in(dir, &["lint", "--write-baseline", "knobs-baseline.json"]);
+    assert_eq!((r.code, r.stderr.as_str(), r.stdout.as_str()), (0, "wrote 4 findings to knobs-baseline.json\n", ""));
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("knobs-baseline.json")).expect("read")).expect("json");
+    let entries = written["findings"].as_array().expect("findings");
+    assert_eq!(entries.len(), 4);
+    assert_eq!(entries[0]["path"], "deploy/arm.env");
+    assert_eq!(entries[0]["code"], "KNB002");
+    assert_eq!(entries[0]["line"], "FRANK_ARCHON_CHECKPOINT_POLICY=floor");
+    // Adopted: lint is clean, and says what it left out (the file passed
+    // over is the baseline itself: JSON is not linted).
+    let r = run_in(dir, &["lint", "--baseline", "knobs-baseline.json"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert_eq!(
+        r.stdout,
+        "No findings in 3 files (against radiance v1.8.1); 1 file passed over (-v names them); 4 findings in the baseline.\n"
+    );
+    // Lines added above an old finding do not bring it back; a new defect
+    // is reported, and so is an old line once it changes.
+    std::fs::write(
+        dir.join("docs/arm.md"),
+        "# Arm\n\nFirst drain the node.\n\nSet `--checkpoint-policy floor`.\n\nThen `--log-level loud`.\n\n```sh\nradiance --checkpoint-policy floor --port 8000\n```\n",
+    )
+    .expect("write");
+    let r = run_in(dir, &["lint", "--baseline", "knobs-baseline.json", "--format", "short"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "docs/arm.md:7:19: KNB002 `loud` is not a member of `--log-level`",
+            "docs/arm.md:10:30: KNB002 `floor` is not a member of `--checkpoint-policy`",
+        ]
+    );
+}
+
+#[test]
+fn knobs_toml_names_the_baseline_for_every_run_and_the_hook() {
+    let tmp = crate::gate::repo();
+    let dir = tmp.path();
+    let t = adopting();
+    for f in crate::support::files_under(t.path()) {
+        std::fs::create_dir_all(dir.join(&f).parent().expect("parent")).expect("mkdir");
+        std::fs::copy(t.path().join(&f), dir.join(&f)).expect("copy");
+    }
+    std::fs::write(dir.join("knobs.toml"), "[lint]\nbaseline = \"knobs-baseline.json\"\n").expect("write");
+    // Written while knobs.toml names it: every finding, not none.
+    let r = knobs(dir, &["lint", "--write-baseline", "knobs-baseline.json"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, "wrote 4 findings to knobs-baseline.json\n"));
+    assert_eq!(crate::gate::git(dir, &["add", "."]).code, 0);
+    assert_eq!(crate::gate::git(dir, &["commit", "-q", "--no-verify", "-m", "adopt knobs"]).code, 0);
+    // From a subfolder, paths are read from the baseline's folder.
+    let r = knobs(&dir.join("deploy"), &["lint"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    // The hook: an old finding in a file the commit touches does not block it.
+    std::fs::write(dir.join("deploy/arm.env"), "# the drill's policy\nFRANK_ARCHON_CHECKPOINT_POLICY=floor\n")
+        .expect("write");
+    assert_eq!(crate::gate::git(dir, &["add", "."]).code, 0);
+    let r = knobs(dir, &["lint", "--staged"]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    std::fs::write(dir.join("deploy/arm.env"), "FRANK_ARCHON_CHECKPOINT_POLICY=floor\nFRANK_ARCHON_LOG_LEVEL=loud\n")
+        .expect("write");
+    assert_eq!(crate::gate::git(dir, &["add", "."]).code, 0);
+    let r = knobs(dir, &["lint", "--staged", "--format", "short"]);
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        short(&r.stdout),
+        ["deploy/arm.env:2:24: KNB002 `loud` is not a member of `FRANK_ARCHON_LOG_LEVEL` (`--log-level`)"]
+    );
+}
+
+#[test]
+fn a_missing_or_foreign_baseline_is_an_error_naming_it() {
+    let t = adopting();
+    let r = run_in(t.path(), &["lint", "--baseline", "none.json"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot read the baseline"), "{}", r.stderr);
+    assert!(r.stderr.contains("none.json"), "{}", r.stderr);
+    assert!(r.stderr.contains("write it with `knobs lint --write-baseline"), "{}", r.stderr);
+    std::fs::write(t.path().join("other.json"), "{\"rules\": []}\n").expect("write");
+    let r = run_in(t.path(), &["lint", "--baseline", "other.json"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("other.json is not a baseline knobs wrote"), "{}", r.stderr);
+    // knobs.toml's, named from its folder.
+    std::fs::write(t.path().join("knobs.toml"), "[lint]\nbaseline = \"gone.json\"\n").expect("write");
+    let r = run_in(&t.path().join("docs"), &["lint"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains(&format!("{}", t.path().join("gone.json").display())), "{}", r.stderr);
+}

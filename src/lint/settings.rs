@@ -216,14 +216,14 @@ impl<'a> Settings<'a> {
             && !self
                 .per_file_ignores
                 .iter()
-                .any(|(g, codes)| codes.contains(&rule.code) && g.is_match(self.from_config(path)))
+                .any(|(g, codes)| codes.contains(&rule.code) && g.is_match(self.seen_from_config(path)))
     }
 
     /// A path as shown (from the working directory) as knobs.toml's globs
     /// see it: from the knobs.toml's folder (`cd archive && knobs lint`
     /// still matches `"archive/**"`); as shown when there is no knobs.toml
     /// or the file is outside its folder.
-    pub(crate) fn from_config(&self, shown: impl AsRef<Path>) -> PathBuf {
+    pub(crate) fn seen_from_config(&self, shown: impl AsRef<Path>) -> PathBuf {
         let shown = shown.as_ref();
         let Some(dir) = &self.config_dir else { return shown.to_path_buf() };
         let abs = normalized(&self.cwd.join(shown));
@@ -232,7 +232,7 @@ impl<'a> Settings<'a> {
 
     /// True when `[lint] exclude` leaves out a file (as shown).
     pub(crate) fn excluded(&self, shown: &Path) -> bool {
-        self.exclude.is_match(self.from_config(shown))
+        self.exclude.is_match(self.seen_from_config(shown))
     }
 
     /// What the rules have worked out about `catalog`, when it is one of `all`.
@@ -243,7 +243,7 @@ impl<'a> Settings<'a> {
 
 /// A path with its `.` and `..` steps resolved by name (the file system is
 /// not asked: the paths compared are both built from the working directory).
-fn normalized(path: &Path) -> PathBuf {
+pub(crate) fn normalized(path: &Path) -> PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();
     for c in path.components() {

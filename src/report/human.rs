@@ -194,6 +194,9 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     if passed > 0 {
         tail = format!("; {} passed over (-v names them)", plural(passed, "file"));
     }
+    if report.baselined > 0 {
+        tail.push_str(&format!("; {} in the baseline", plural(report.baselined, "finding")));
+    }
     if total == 0 {
         let _ = writeln!(out, "No findings in {} (against {against}){tail}.", plural(c.files, "file"));
     } else {
