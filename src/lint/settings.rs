@@ -232,7 +232,7 @@ impl<'a> Settings<'a> {
 
     /// True when `[lint] exclude` leaves out a file (as shown).
     pub(crate) fn excluded(&self, shown: &Path) -> bool {
-        self.exclude.is_match(self.seen_from_config(shown))
+        !self.exclude.is_empty() && self.exclude.is_match(self.seen_from_config(shown))
     }
 
     /// What the rules have worked out about `catalog`, when it is one of `all`.
