@@ -105,8 +105,8 @@ pub struct LintArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = crate::report::Format::Human)]
     pub format: crate::report::Format,
-    /// Judge against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
-    #[arg(long = "version", value_name = "TAG")]
+    /// Judge against this catalogued version [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
+    #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,
     /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)
     #[arg(long, value_name = "DIR")]
@@ -141,6 +141,15 @@ pub struct LintArgs {
     /// Print the fixes `--fix` would make, as a unified diff, and change nothing
     #[arg(long, conflicts_with = "staged")]
     pub diff: bool,
+    /// Leave out the findings this file records until their line changes [default: knobs.toml `[lint] baseline`]
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Record every current finding in this file (the baseline `--baseline` reads), report none, exit 0
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff", "staged", "statistics", "baseline"])]
+    pub write_baseline: Option<PathBuf>,
+    /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
+    #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
+    pub version_word: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -159,12 +168,15 @@ pub struct ExplainArgs {
     pub subject: String,
     #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
     pub format: ExplainFormat,
-    /// Explain against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
-    #[arg(long = "version", value_name = "TAG")]
+    /// Explain against this catalogued version [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
+    #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,
     /// Also read catalogues and `<engine>/semantics.toml` from this folder (it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
+    /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
+    #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
+    pub version_word: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -193,8 +205,8 @@ pub struct VerifyArgs {
     /// A knob to prove engaged, repeatable: `--knob --prefill-interleave`, `--knob prefill-interleave` or its env key
     #[arg(long, value_name = "FLAG", allow_hyphen_values = true)]
     pub knob: Vec<String>,
-    /// Judge against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
-    #[arg(long = "version", value_name = "TAG")]
+    /// Judge against this catalogued version [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
+    #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,
     /// Also read catalogues and `<engine>/semantics.toml` from this folder (it wins for the same tag)
     #[arg(long, value_name = "DIR")]
@@ -205,26 +217,35 @@ pub struct VerifyArgs {
     /// Output format (`-q` prints only the verdict in human format)
     #[arg(long, value_enum, default_value_t = VerifyFormat::Human)]
     pub format: VerifyFormat,
+    /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
+    #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
+    pub version_word: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct FlagsArgs {
-    /// List the flags of this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
-    #[arg(long = "version", value_name = "TAG")]
+    /// List the flags of this catalogued version [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
+    #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,
     /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
+    /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
+    #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
+    pub version_word: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Check against this catalogued version [default: knobs.toml `[pin] tag`, else the newest]
-    #[arg(long = "version", value_name = "TAG")]
+    /// Check against this catalogued version [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
+    #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,
     /// Also read catalogues and `<engine>/semantics.toml` from this folder (it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,
+    /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
+    #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
+    pub version_word: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -285,4 +306,39 @@ pub struct ShowArgs {
     pub catalog_dir: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ShowFormat::Human)]
     pub format: ShowFormat,
+}
+
+impl Command {
+    /// A subcommand's catalogue tag (`--tag`) and the old spelling that
+    /// also names it (`--version TAG`; bare, knobs' version). `None`: the
+    /// subcommand takes no tag.
+    pub fn tag_options(&mut self) -> Option<(&mut Option<String>, &mut Option<String>)> {
+        match self {
+            Command::Lint(a) => Some((&mut a.version, &mut a.version_word)),
+            Command::Explain(a) => Some((&mut a.version, &mut a.version_word)),
+            Command::Flags(a) => Some((&mut a.version, &mut a.version_word)),
+            Command::Verify(a) => Some((&mut a.version, &mut a.version_word)),
+            Command::Catalog(CatalogCommand::Check(a)) => Some((&mut a.version, &mut a.version_word)),
+            _ => None,
+        }
+    }
+}
+
+/// True when the innermost subcommand is given a bare `--version` (no
+/// tag): the user asks for knobs' version, as after any program. Read with
+/// the subcommands' required arguments relaxed, so `knobs explain
+/// --version` is the version, not "SUBJECT is required".
+pub fn asks_version(args: &[std::ffi::OsString]) -> bool {
+    use clap::CommandFactory;
+    let cmd = Cli::command()
+        .mut_subcommand("explain", |c| c.mut_arg("subject", |a| a.required(false)))
+        .mut_subcommand("verify", |c| {
+            c.mut_arg("cmdline", |a| a.required(false)).mut_arg("metrics", |a| a.required(false))
+        });
+    let Ok(m) = cmd.try_get_matches_from(args) else { return false };
+    let mut m = &m;
+    while let Some((_, sub)) = m.subcommand() {
+        m = sub;
+    }
+    matches!(m.try_get_one::<String>("version_word"), Ok(Some(w)) if w.is_empty())
 }

@@ -63,6 +63,7 @@ struct RawLint {
     #[serde(default)]
     helm_args: Vec<String>,
     target_labels: Option<Vec<String>>,
+    baseline: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -151,6 +152,9 @@ pub struct Config {
     pub helm_args: Vec<String>,
     /// `[lint] target_labels`: labels a scrape adds (replaces the default list).
     pub target_labels: Option<Vec<String>>,
+    /// `[lint] baseline`: the file of findings not reported (relative to
+    /// knobs.toml); the command line's `--baseline` wins over it.
+    pub baseline: Option<Located<String>>,
 }
 
 impl Config {
@@ -266,6 +270,7 @@ const KNOWN_KEYS: &[&str] = &[
     "per-file-ignores",
     "helm_args",
     "target_labels",
+    "baseline",
 ];
 
 fn did_you_mean(message: &str) -> Option<String> {
@@ -369,6 +374,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<FileError>> {
         cfg.max_file_size = lint.max_file_size;
         cfg.helm_args = lint.helm_args;
         cfg.target_labels = lint.target_labels;
+        cfg.baseline = lint.baseline.map(Located::from);
         if let Some(f) = lint.fail_on {
             if !matches!(f.get_ref().as_str(), "error" | "warning") {
                 return Err(fail(&f, "invalid [lint] fail_on", "not a severity", "use `error` or `warning`"));

@@ -52,11 +52,18 @@ where
     T: Into<OsString> + Clone,
 {
     use clap::{CommandFactory, FromArgMatches};
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    // `knobs lint --version`: knobs' version, as after any other program
+    // (`--version TAG` names a catalogue tag, as `--tag TAG` does).
+    if cli::asks_version(&args) {
+        let _ = writeln!(out, "knobs {}", commands::meta::version_text());
+        return EXIT_CLEAN;
+    }
     let parsed = cli::Cli::command()
         .version(commands::meta::version_text())
         .try_get_matches_from(args)
         .and_then(|m| cli::Cli::from_arg_matches(&m));
-    let cli = match parsed {
+    let mut cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_ERROR } else { EXIT_CLEAN };
@@ -65,6 +72,11 @@ where
             return code;
         }
     };
+    if let Some((tag, word)) = cli.command.tag_options() {
+        if let Some(w) = word.take() {
+            *tag = Some(w);
+        }
+    }
     let color = match cli.color {
         cli::ColorChoice::Always => true,
         cli::ColorChoice::Never => false,
@@ -135,9 +147,12 @@ fn is_broken_pipe(report: &miette::Report) -> bool {
     report.downcast_ref::<commands::OutputError>().is_some_and(|e| e.0.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
-/// Renders an error as text without colour, at a fixed width.
+/// Renders an error as text without colour, unwrapped: a message naming a
+/// long path stays one line, whatever the path or the terminal.
 pub fn render_error(report: &miette::Report) -> String {
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor()).with_width(100);
+    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .with_wrap_lines(false);
     let mut s = String::new();
     if handler.render_report(&mut s, report.as_ref()).is_err() {
         s = format!("error: {report}\n");

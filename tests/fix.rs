@@ -7,15 +7,14 @@ use crate::support::{run_in, short, tree};
 fn fix_and_diff_rewrite_what_has_one_answer() {
     let md = "```sh\nradiance --prefill-chunk 512 --checkpoint-policy floor\n```\nLatency: `radiance:time_to_first_token_seconds_bucket`.\n";
     let t = tree(&[("run.md", md.as_bytes())]);
+    // `--diff` would change something: 1 (its text: tests/gate_like_ruff.rs).
     let r = run_in(t.path(), &["lint", "--diff"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(
-        r.stdout,
-        "--- a/run.md\n+++ b/run.md\n@@ -2,1 +2,1 @@\n-radiance --prefill-chunk 512 --checkpoint-policy floor\n+radiance --busy-prefill-chunk 512 --checkpoint-policy floor\n@@ -4,1 +4,1 @@\n-Latency: `radiance:time_to_first_token_seconds_bucket`.\n+Latency: `vllm:time_to_first_token_seconds_bucket`.\n"
-    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.starts_with("--- a/run.md\n+++ b/run.md\n@@ -1,4 +1,4 @@\n"), "{}", r.stdout);
     assert_eq!(std::fs::read_to_string(t.path().join("run.md")).expect("read"), md, "--diff changes nothing");
+    // `floor` remains: 1.
     let r = run_in(t.path(), &["lint", "--fix"]);
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(r.stderr, "fixed 2 findings\n");
     // `floor` has no one right answer: it stays, and is still reported.
     let r = run_in(t.path(), &["lint", "--format", "short"]);
@@ -27,7 +26,7 @@ fn a_fix_after_a_byte_order_mark_lands_in_place() {
     let md = "\u{feff}Watch `radiance:time_to_first_token_seconds_bucket`.\n";
     let t = tree(&[("run.md", md.as_bytes())]);
     let r = run_in(t.path(), &["lint", "--format", "short"]);
-    assert_eq!(short(&r.stdout), ["run.md:1:8: KNB005 `radiance:time_to_first_token_seconds_bucket` is exported as `vllm:time_to_first_token_seconds_bucket`"]);
+    assert_eq!(short(&r.stdout), ["run.md:1:8: KNB005 [*] `radiance:time_to_first_token_seconds_bucket` is exported as `vllm:time_to_first_token_seconds_bucket`"]);
     let r = run_in(t.path(), &["lint", "--fix"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(

@@ -6,7 +6,7 @@ use std::process::Command;
 
 use crate::support::{knobs, Output};
 
-fn git(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> Output {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_knobs"));
     let path = format!("{}:{}", bin.parent().expect("bin dir").display(), std::env::var("PATH").unwrap_or_default());
     Command::new("git")
@@ -21,7 +21,7 @@ fn git(dir: &Path, args: &[&str]) -> Output {
         .into()
 }
 
-fn repo() -> tempfile::TempDir {
+pub(crate) fn repo() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().expect("tempdir");
     for args in [
         &["init", "-q", "-b", "main"][..],

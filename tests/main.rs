@@ -32,6 +32,10 @@ mod walk;
 mod options;
 // `--fix` and `--diff`: what is rewritten, and that it lands in place.
 mod fix;
+// The gate as ruff's users expect it (exit statuses of --fix and --diff,
+// `git apply`, fixable marks, excludes, baselines, `--version`), and
+// output that stays whole under a long path.
+mod gate_like_ruff;
 // A project's setup: its pin, synced catalogues, knobs.toml found from the
 // linted path, folder pins, `[lint]` settings, `--version`.
 mod project;

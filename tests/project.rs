@@ -35,7 +35,7 @@ fn a_synced_catalogue_beside_knobs_toml_is_used_and_merged() {
         short(&r.stdout),
         [
             "run.md:2:10: KNB007 `--port` is not a flag of radiance v1.9.0",
-            "run.md:2:22: KNB007 `--prefill-chunk` is not a flag of radiance v1.9.0",
+            "run.md:2:22: KNB007 [*] `--prefill-chunk` is not a flag of radiance v1.9.0",
         ],
         "{}",
         r.stderr

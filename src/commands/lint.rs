@@ -1,6 +1,7 @@
 //! `knobs lint`: discover files, lint each against the pinned catalogue of
-//! the project it belongs to, render the findings (or apply their fixes),
-//! and map them to an exit status.
+//! the project it belongs to, render the findings (after applying their
+//! fixes under `--fix`: what remains is reported), and map them to an exit
+//! status (`--diff`: 1 when it would change something).
 //!
 //! Each path is judged under the `knobs.toml` found from it upward (as ruff
 //! and git find theirs); `--config` names one for all.
@@ -12,6 +13,7 @@ use miette::Result;
 use super::{Outcome, Run};
 use crate::cli::{FailOn, LintArgs};
 use crate::config::Config;
+use crate::lint::baseline::Baseline;
 use crate::lint::rules::Severity;
 use crate::lint::{input, lint_files, lint_walk, Disk, Overrides, Report, Settings};
 use crate::report::{self, Format};
@@ -21,6 +23,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let overrides = Overrides {
         keep_text: args.fix || args.diff,
         keep_clean: io.verbosity > 1,
+        cwd: io.cwd.clone(),
         ..Overrides::new(&args.select, &args.ignore)?
     };
     let mut merged = Report::default();
@@ -38,19 +41,35 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
         let catalog = engine.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
         let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, &engine.store.catalogs)?;
+        // Findings the baseline records are left out before anything else
+        // (`--fix` too leaves them as they are).
+        let baseline = baseline_of(args, cfg, io)?;
+        let tag = &catalog.source.tag;
+        let known = |mut r: Report| {
+            if let Some(b) = &baseline {
+                r.baselined += b.filter(&mut r, &io.cwd, tag);
+            }
+            r
+        };
         let report = if args.staged {
             let (files, staged) = input::staged(&group.paths, &settings, &io.cwd)?;
-            lint_files(&files, &staged, &settings)
+            known(lint_files(&files, &staged, &settings))
         } else if group.paths.iter().any(|p| p == Path::new("-")) {
             let (stdin, kind) = input::stdin(args.stdin_filename.clone(), &settings, &io.cwd)?;
-            lint_files(&[(stdin.name.clone(), kind)], &stdin, &settings)
+            known(lint_files(&[(stdin.name.clone(), kind)], &stdin, &settings))
         } else {
             let changed = args.changed_since.as_deref().map(|rev| input::changed_since(rev, &io.cwd)).transpose()?;
             let disk = Disk { cwd: io.cwd.clone(), max_file_size: settings.max_file_size };
-            let report = lint_walk(&group.paths, &disk, &settings, changed.as_deref(), cfg.path.as_deref())?;
+            let walk = || lint_walk(&group.paths, &disk, &settings, changed.as_deref(), cfg.path.as_deref()).map(known);
+            let mut report = walk()?;
             if args.fix || args.diff {
-                fixed +=
+                let n =
                     crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(super::OutputError)?;
+                fixed += n;
+                // What is left after fixing is what the run reports (as ruff does).
+                if args.fix && n > 0 {
+                    report = walk()?;
+                }
             }
             report
         };
@@ -66,12 +85,21 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         merged.absorb(report);
     }
     let report = merged;
-    if args.fix || args.diff {
-        if !args.diff && io.verbosity >= 0 {
-            writeln!(io.err, "fixed {fixed} {}", if fixed == 1 { "finding" } else { "findings" })
-                .map_err(super::OutputError)?;
+    if let Some(file) = &args.write_baseline {
+        let n = crate::lint::baseline::write(&report, &io.cwd.join(file), &io.cwd)?;
+        if io.verbosity >= 0 {
+            let what = if n == 1 { "finding" } else { "findings" };
+            writeln!(io.err, "wrote {n} {what} to {}", file.display()).map_err(super::OutputError)?;
         }
         return Ok(Outcome::Clean);
+    }
+    if args.fix && io.verbosity >= 0 {
+        writeln!(io.err, "fixed {fixed} {}", if fixed == 1 { "finding" } else { "findings" })
+            .map_err(super::OutputError)?;
+    }
+    // `--diff` prints only the diff; it exits 1 when it would change something.
+    if args.diff {
+        return Ok(if fixed > 0 && !args.exit_zero { Outcome::Findings } else { Outcome::Clean });
     }
     let text = if args.statistics {
         report::statistics(&report)
@@ -86,6 +114,21 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let notes = report::notes(&report, &unreadable, io.verbosity, builds.first().map(String::as_str));
     io.err.write_all(notes.as_bytes()).map_err(super::OutputError)?;
     outcome(&report, &unreadable, args.exit_zero, fail_on)
+}
+
+/// The baseline a group's run leaves out: `--baseline` (from the working
+/// directory), else knobs.toml's `[lint] baseline` (from its folder); none
+/// while `--write-baseline` records a new one.
+fn baseline_of(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<Option<Baseline>> {
+    if args.write_baseline.is_some() {
+        return Ok(None);
+    }
+    let path = match (&args.baseline, &cfg.baseline) {
+        (Some(p), _) => io.cwd.join(p),
+        (None, Some(b)) => cfg.dir().unwrap_or_default().join(&b.value),
+        (None, None) => return Ok(None),
+    };
+    Ok(Some(Baseline::load(&path)?))
 }
 
 /// The exit: an error when a named file could not be read or knobs failed

@@ -214,12 +214,17 @@ pub fn lint_walk(
     let linter = Linter::new(disk, settings);
     let linter = if paths.len() > 1 { linter.once_each() } else { linter };
     let exclude: &GlobSet = &settings.exclude;
+    // The walk matches `exclude` from where it runs; knobs.toml's folder, here.
+    let excluded = std::sync::atomic::AtomicUsize::new(0);
     let walked = crate::walk::walk_each(paths, &disk.cwd, &settings.env_files, exclude, &|rel, kind| {
-        if changed.is_none_or(|c| c.iter().any(|c| c == rel)) {
+        if settings.excluded(rel) && !paths.iter().any(|p| p == rel) {
+            excluded.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        } else if changed.is_none_or(|c| c.iter().any(|c| c == rel)) {
             linter.lint(0, rel, kind);
         }
     })?;
     let mut report = linter.finish();
+    report.excluded += excluded.into_inner();
     // A file a unit names as its env file was linted, not skipped.
     report.skipped.extend(walked.skipped.into_iter().filter(|s| !report.named_env.contains(&s.path)));
     report.excluded += walked.excluded;

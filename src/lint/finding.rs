@@ -137,6 +137,8 @@ pub struct Report {
     pub notes: Vec<String>,
     /// Files linted as env files because a unit names them, not by their name.
     pub named_env: Vec<PathBuf>,
+    /// Findings left out because the baseline records them.
+    pub baselined: usize,
 }
 
 impl Report {
@@ -158,6 +160,7 @@ impl Report {
         self.skipped.extend(other.skipped);
         self.excluded += other.excluded;
         self.notes.extend(other.notes);
+        self.baselined += other.baselined;
     }
 
     /// Every note: the run's, then file by file.

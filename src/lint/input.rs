@@ -195,7 +195,8 @@ pub fn staged(
         // Judge by name first, so no blob is read for a `.rs` or a `.png`;
         // a file without an extension may still be a script (shebang).
         let by_name = classify(&path, &settings.env_files, b"#!/bin/sh\n");
-        if !under(&path) || by_name.is_none() {
+        // `[lint] exclude` holds for the hook as for a walk.
+        if !under(&path) || by_name.is_none() || settings.excluded(&path) {
             continue;
         }
         if let Some(dir) = Path::new(&rel).parent() {

@@ -17,9 +17,12 @@
 //!   suppressions;
 //! - [`finding`]: the output model `report/` renders;
 //! - [`fix`]: applies findings' fixes;
+//! - [`baseline`]: findings recorded when a repository adopted knobs, not
+//!   reported until their line changes;
 //! - [`argv`]: a literal argv judged by the same rules, for `knobs verify`.
 
 pub mod argv;
+pub mod baseline;
 mod dispatch;
 mod driver;
 mod file;

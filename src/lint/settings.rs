@@ -6,6 +6,7 @@
 //! the result.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use globset::{GlobMatcher, GlobSet};
 
@@ -65,6 +66,9 @@ pub struct Overrides {
     pub keep_text: bool,
     /// Keep a report of every file (`-vv`).
     pub keep_clean: bool,
+    /// The working directory paths are shown from (knobs.toml's globs are
+    /// matched from its own folder).
+    pub cwd: PathBuf,
 }
 
 impl Overrides {
@@ -100,6 +104,11 @@ pub struct Settings<'a> {
     pub per_file_ignores: Vec<(GlobMatcher, Vec<&'static str>)>,
     /// `[lint] exclude`: files a walk leaves out.
     pub exclude: GlobSet,
+    /// Where paths are shown from, and the folder of the knobs.toml whose
+    /// `exclude` and `per-file-ignores` globs these are (they are written
+    /// from there, whatever the working directory).
+    pub cwd: PathBuf,
+    pub config_dir: Option<PathBuf>,
     /// Keep the whole text of files with findings (to apply fixes).
     pub keep_text: bool,
     /// Keep a report of every file, even one with nothing to say (`-vv`
@@ -133,6 +142,8 @@ impl<'a> Settings<'a> {
             ignore: Vec::new(),
             per_file_ignores: Vec::new(),
             exclude: GlobSet::empty(),
+            cwd: PathBuf::new(),
+            config_dir: None,
             keep_text: false,
             keep_clean: false,
             target_labels: DEFAULT_TARGET_LABELS.iter().map(|s| s.to_string()).collect(),
@@ -156,6 +167,8 @@ impl<'a> Settings<'a> {
         settings.severity = severities(cfg)?;
         settings.keep_text = overrides.keep_text;
         settings.keep_clean = overrides.keep_clean;
+        settings.cwd = overrides.cwd.clone();
+        settings.config_dir = cfg.path.as_deref().and_then(Path::parent).map(|d| normalized(&overrides.cwd.join(d)));
         if let Some(labels) = &cfg.target_labels {
             settings.target_labels = labels.clone();
         }
@@ -200,13 +213,49 @@ impl<'a> Settings<'a> {
         self.severity_of(rule).is_some()
             && self.select.as_ref().is_none_or(|s| s.contains(&rule.code))
             && !self.ignore.contains(&rule.code)
-            && !self.per_file_ignores.iter().any(|(g, codes)| codes.contains(&rule.code) && g.is_match(path))
+            && !self
+                .per_file_ignores
+                .iter()
+                .any(|(g, codes)| codes.contains(&rule.code) && g.is_match(self.seen_from_config(path)))
+    }
+
+    /// A path as shown (from the working directory) as knobs.toml's globs
+    /// see it: from the knobs.toml's folder (`cd archive && knobs lint`
+    /// still matches `"archive/**"`); as shown when there is no knobs.toml
+    /// or the file is outside its folder.
+    pub(crate) fn seen_from_config(&self, shown: impl AsRef<Path>) -> PathBuf {
+        let shown = shown.as_ref();
+        let Some(dir) = &self.config_dir else { return shown.to_path_buf() };
+        let abs = normalized(&self.cwd.join(shown));
+        abs.strip_prefix(dir).map_or_else(|_| shown.to_path_buf(), Path::to_path_buf)
+    }
+
+    /// True when `[lint] exclude` leaves out a file (as shown).
+    pub(crate) fn excluded(&self, shown: &Path) -> bool {
+        !self.exclude.is_empty() && self.exclude.is_match(self.seen_from_config(shown))
     }
 
     /// What the rules have worked out about `catalog`, when it is one of `all`.
     pub(crate) fn derived(&self, catalog: &Catalog) -> Option<&rules::Derived> {
         self.all.iter().position(|c| std::ptr::eq(c, catalog)).map(|i| &self.derived[i])
     }
+}
+
+/// A path with its `.` and `..` steps resolved by name (the file system is
+/// not asked: the paths compared are both built from the working directory).
+pub(crate) fn normalized(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
 }
 
 /// `[lint.severity]`, checked against the rules, pointing into knobs.toml.

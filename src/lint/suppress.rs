@@ -4,7 +4,8 @@
 //! else the next line), and `knobs: ignore-file` (optionally with rules)
 //! anywhere in a file for the whole file. Enforced here too: what a
 //! suppression names is dropped, and one that silences nothing, or names
-//! no rule, is reported itself (KNB008, KNB009).
+//! no rule or a directive knobs has not got (`knobs: disable-file`), is
+//! reported itself (KNB008, KNB009).
 
 use std::sync::LazyLock;
 
@@ -23,6 +24,33 @@ pub struct Suppression {
     /// The lines it covers, inclusive.
     pub first_line: usize,
     pub last_line: usize,
+    /// A comment shaped as a directive knobs has not got
+    /// (`<!-- knobs: disable-file -->`): it silences nothing and is reported.
+    pub unknown: Option<String>,
+}
+
+impl Suppression {
+    /// A suppression of `rules` at `span`, covering lines `first..=last`.
+    pub fn new(rules: Vec<String>, span: Span, first_line: usize, last_line: usize) -> Suppression {
+        Suppression { rules, span, first_line, last_line, unknown: None }
+    }
+
+    /// A comment at `span` naming the directive `word`, which knobs has not got.
+    pub fn unknown(word: String, span: Span) -> Suppression {
+        Suppression { rules: Vec::new(), span, first_line: 0, last_line: 0, unknown: Some(word) }
+    }
+}
+
+/// The directive a comment's text names when it is one knobs has not got:
+/// `knobs: WORD` or `knobs: WORD[…]` as the whole comment (`# knobs:
+/// disable-file`, `<!-- knobs: ignroe[KNB002] -->`). A sentence that only
+/// starts with `knobs:` (`# knobs: the tuning below`) is not a directive.
+pub fn unknown_directive(comment: &str) -> Option<String> {
+    static RE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:#|<!--)\s*knobs:\s*([A-Za-z][\w-]*)(?:\[[^\]]*\])?\s*(?:-->)?\s*$").expect("valid regex")
+    });
+    let word = RE.captures(comment.trim())?.get(1)?.as_str();
+    (word != "ignore" && word != "ignore-file").then(|| word.to_string())
 }
 
 /// `knobs: ignore-file` or `knobs: ignore-file[KNB002]` anywhere in a file:
@@ -66,15 +94,20 @@ pub fn line_comments(text: &str) -> Vec<Suppression> {
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(hash) = line.find("# knobs:").or_else(|| line.find("#knobs:")) else { continue };
-        let Some(rules) = directive(&line[hash..]) else { continue };
         let col = line[..hash].chars().count() + 1;
         let span = Span { line: i + 1, col, end_line: i + 1, end_col: line.chars().count() + 1 };
+        let Some(rules) = directive(&line[hash..]) else {
+            if let Some(word) = unknown_directive(&line[hash..]) {
+                out.push(Suppression::unknown(word, span));
+            }
+            continue;
+        };
         let target = if line[..hash].trim().is_empty() {
             (i + 1..lines.len()).find(|j| !lines[*j].trim().is_empty()).map_or(i + 1, |j| j + 1)
         } else {
             i + 1
         };
-        out.push(Suppression { rules, span, first_line: target, last_line: target });
+        out.push(Suppression::new(rules, span, target, target));
     }
     out
 }
@@ -84,15 +117,19 @@ pub(crate) fn apply(violations: Vec<Violation>, suppressions: &[Suppression]) ->
     let mut used = vec![false; suppressions.len()];
     let mut kept = Vec::new();
     for v in violations {
-        let hit = suppressions
-            .iter()
-            .position(|s| (s.first_line..=s.last_line).contains(&v.span.line) && names(&s.rules, v.rule));
+        let hit = suppressions.iter().position(|s| {
+            s.unknown.is_none() && (s.first_line..=s.last_line).contains(&v.span.line) && names(&s.rules, v.rule)
+        });
         match hit {
             Some(i) => used[i] = true,
             None => kept.push(v),
         }
     }
     for (s, used) in suppressions.iter().zip(used) {
+        if let Some(word) = &s.unknown {
+            kept.push(rules::unknown_suppression::directive_violation(s.span, word));
+            continue;
+        }
         let unknown: Vec<&str> = s.rules.iter().map(String::as_str).filter(|r| rules::find(r).is_none()).collect();
         if !unknown.is_empty() {
             kept.push(rules::unknown_suppression::violation(s.span, &unknown));
@@ -116,6 +153,19 @@ mod tests {
         assert_eq!(directive("<!-- knobs: ignore-file -->"), None, "a file directive is not a line one");
         assert_eq!(file_directive("x\n<!-- knobs: ignore-file[KNB004] -->\n"), Some(vec!["KNB004".into()]));
         assert_eq!(file_directive("# knobs: ignore-file\n"), Some(vec![]));
+    }
+
+    #[test]
+    fn unknown_directives() {
+        assert_eq!(unknown_directive("<!-- knobs: disable-file -->"), Some("disable-file".into()));
+        assert_eq!(unknown_directive("# knobs: ignroe[KNB002]"), Some("ignroe".into()));
+        assert_eq!(unknown_directive("#knobs: skip"), Some("skip".into()));
+        assert_eq!(unknown_directive("<!-- knobs: ignore-file -->"), None, "a file directive");
+        assert_eq!(unknown_directive("# knobs: ignore[KNB002]"), None);
+        assert_eq!(unknown_directive("# knobs: the tuning below"), None, "a sentence");
+        assert_eq!(unknown_directive("<!-- a note about knobs: here -->"), None);
+        let s = line_comments("X=1\n  # knobs: disable\n");
+        assert_eq!((s[0].unknown.as_deref(), s[0].span.line, s[0].span.col), (Some("disable"), 2, 3));
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The default format: each finding as a miette diagnostic with the source
-//! line, a label under the offending text and the help, then a summary.
+//! line, a label under the offending text and the help (`[*]` after the
+//! code when `--fix` rewrites it), then a summary.
 
 use std::fmt::Write as _;
 
@@ -142,7 +143,9 @@ impl std::error::Error for Shown<'_> {}
 
 impl Diagnostic for Shown<'_> {
     fn code<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
-        Some(Box::new(format!("{} {}", self.finding.code, self.finding.rule)))
+        // `[*]`: `--fix` rewrites it (as ruff marks its fixable findings).
+        let mark = if self.finding.fix.is_some() { " [*]" } else { "" };
+        Some(Box::new(format!("{}{mark} {}", self.finding.code, self.finding.rule)))
     }
     fn severity(&self) -> Option<miette::Severity> {
         Some(match self.finding.severity {
@@ -163,7 +166,8 @@ impl Diagnostic for Shown<'_> {
 
 pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     let theme = if ctx.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    // Unwrapped: a message or help naming a long path stays one line.
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_wrap_lines(false);
     let mut out = String::new();
     for file in &report.files {
         for f in &file.findings {
@@ -190,6 +194,9 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     if passed > 0 {
         tail = format!("; {} passed over (-v names them)", plural(passed, "file"));
     }
+    if report.baselined > 0 {
+        tail.push_str(&format!("; {} in the baseline", plural(report.baselined, "finding")));
+    }
     if total == 0 {
         let _ = writeln!(out, "No findings in {} (against {against}){tail}.", plural(c.files, "file"));
     } else {
@@ -201,6 +208,9 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
             plural(c.warnings, "warning"),
             plural(c.files, "file"),
         );
+    }
+    if c.fixable > 0 {
+        let _ = writeln!(out, "[*] {} fixable with `knobs lint --fix`.", c.fixable);
     }
     out
 }

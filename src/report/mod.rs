@@ -93,13 +93,16 @@ pub(crate) struct Counts {
     pub files: usize,
     pub errors: usize,
     pub warnings: usize,
+    /// Findings `--fix` rewrites.
+    pub fixable: usize,
 }
 
 pub(crate) fn counts(report: &Report) -> Counts {
     use crate::lint::rules::Severity;
     let errors = report.findings().filter(|f| f.severity == Severity::Error).count();
     let warnings = report.findings().filter(|f| f.severity == Severity::Warning).count();
-    Counts { files: report.linted(), errors, warnings }
+    let fixable = report.findings().filter(|f| f.fix.is_some()).count();
+    Counts { files: report.linted(), errors, warnings, fixable }
 }
 
 fn plural(n: usize, word: &str) -> String {

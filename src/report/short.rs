@@ -1,4 +1,5 @@
-//! `path:line:col: CODE message` — one finding per line, for grep and editors.
+//! `path:line:col: CODE message` — one finding per line, for grep and
+//! editors; `CODE [*]` when `--fix` rewrites it.
 
 use std::fmt::Write as _;
 
@@ -9,7 +10,8 @@ pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for f in report.findings() {
         let (path, message) = (visible(&f.path), visible(&f.message));
-        let _ = writeln!(out, "{path}:{}:{}: {} {message}", f.span.line, f.span.column, f.code);
+        let mark = if f.fix.is_some() { " [*]" } else { "" };
+        let _ = writeln!(out, "{path}:{}:{}: {}{mark} {message}", f.span.line, f.span.column, f.code);
     }
     out
 }

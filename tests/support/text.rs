@@ -7,7 +7,7 @@ pub fn short(out: &str) -> Vec<&str> {
 }
 
 /// A message as one line: miette's margin (`│`) and wrapping removed, words
-/// joined by single spaces (its renderer wraps long lines at 80 columns).
+/// joined by single spaces (a help text may still span lines).
 pub fn flat(s: &str) -> String {
     s.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -1,11 +1,13 @@
-//! Reports a suppression comment naming a rule that does not exist.
+//! Reports a suppression comment naming a rule or a directive that does not exist.
 //!
 //! ## What it does
 //! Checks every code or name in `knobs: ignore[...]` against the rule
-//! registry.
+//! registry, and every comment made only of `knobs: WORD` against the two
+//! directives, `ignore` and `ignore-file`.
 //!
 //! ## Why is this bad?
-//! A misspelt rule name silences nothing, while the comment says it does.
+//! A misspelt rule name or directive (`knobs: disable-file`) silences
+//! nothing, while the comment says it does.
 //!
 //! ## Example
 //! ```sh
@@ -38,6 +40,20 @@ pub(crate) fn violation(span: Span, unknown: &[&str]) -> Violation {
         span,
         message: format!("no rule is called {names}"),
         help: Some("`knobs explain RULE` and `knobs rules` list the rules".into()),
+        fix: None,
+    }
+}
+
+/// The finding for a comment at `span` naming the directive `word`, which
+/// knobs has not got.
+pub(crate) fn directive_violation(span: Span, word: &str) -> Violation {
+    Violation {
+        rule: &RULE,
+        span,
+        message: format!("`knobs: {word}` is no directive: it silences nothing"),
+        help: Some(
+            "the directives are `knobs: ignore[RULES]` (the next line or block) and `knobs: ignore-file[RULES]`".into(),
+        ),
         fix: None,
     }
 }

@@ -130,7 +130,18 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut block: Option<(String, Mapped<'_>)> = None;
     let mut pending: Vec<Suppression> = Vec::new();
+    // The blocks open at this event (their ranges), innermost last.
+    let mut open: Vec<Range<usize>> = Vec::new();
+    let end_line = |at: usize| {
+        let (line, col) = idx.position(text, at);
+        if col == 1 && line > 1 {
+            line - 1
+        } else {
+            line
+        }
+    };
     for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
+        let inline = matches!(event, Event::InlineHtml(_));
         match event {
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
@@ -151,7 +162,11 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                     code_block(&lang, &m, text, &idx, ctx, out);
                 }
             }
-            Event::Start(tag) if is_block(&tag) => claim(&mut pending, &idx, text, &range, out),
+            Event::Start(tag) if is_block(&tag) => {
+                claim(&mut pending, &idx, text, &range, out);
+                open.push(range.clone());
+            }
+            Event::End(end) if is_block_end(&end) => drop(open.pop()),
             Event::Code(code) => {
                 inline_code(&code, offset_of(text, &code, &range), text, &idx, ctx, out);
             }
@@ -160,15 +175,19 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                 ctx.metrics.scan(raw, &|s, e| file_span(range.start + s, range.start + e), &mut out.refs);
             }
             Event::Html(h) | Event::InlineHtml(h) => {
+                let sp = file_span(range.start, range.start + h.trim_end().len());
                 if let Some(rules) = suppress::directive(&h) {
-                    let sp = file_span(range.start, range.start + h.trim_end().len());
-                    // Until a block follows, it covers the next line.
-                    pending.push(Suppression {
-                        rules,
-                        span: sp,
-                        first_line: sp.end_line + 1,
-                        last_line: sp.end_line + 1,
-                    });
+                    match open.last().filter(|_| inline) {
+                        // Inside a paragraph (a heading, an item): that block.
+                        Some(block) => {
+                            let (first, last) = (file_span(block.start, block.end).line, end_line(block.end));
+                            out.suppressions.push(Suppression::new(rules, sp, first, last.max(first)));
+                        }
+                        // Until a block follows, it covers the next line.
+                        None => pending.push(Suppression::new(rules, sp, sp.end_line + 1, sp.end_line + 1)),
+                    }
+                } else if let Some(word) = suppress::unknown_directive(&h) {
+                    out.suppressions.push(Suppression::unknown(word, sp));
                 }
             }
             _ => {}
@@ -186,6 +205,13 @@ fn offset_of(text: &str, piece: &str, range: &Range<usize>) -> usize {
     }
     let raw = text.get(range.clone()).unwrap_or("");
     raw.find(piece).map_or(range.start, |i| range.start + i)
+}
+
+fn is_block_end(tag: &TagEnd) -> bool {
+    matches!(
+        tag,
+        TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::BlockQuote(_) | TagEnd::List(_) | TagEnd::Item | TagEnd::Table
+    )
 }
 
 fn is_block(tag: &Tag<'_>) -> bool {
