@@ -174,10 +174,15 @@ def main():
         report["false"] += false
         report["notes"] += notes
 
-    print_report(report)
     if a.json_out:
         with open(a.json_out, "w", encoding="utf-8") as f:
             json.dump(report, f, indent=1, default=str)
+    try:
+        print_report(report)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `| head` is not a failure of the measurement.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
