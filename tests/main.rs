@@ -46,6 +46,9 @@ mod config_errors;
 mod deploy;
 // llama.cpp as the second engine: its argv rules on its own idiom.
 mod llama;
+// The real-world corpus (fixtures/real-world): every file listed with its
+// shape, every expected defect on its line; scripts/real-world.sh scores it.
+mod real_world;
 // Hostile file contents: no panic, and exact places for what is judged.
 mod hostile;
 // Every input the fuzzer once crashed on, through its target's entry point.
