@@ -1,7 +1,8 @@
 //! llama-swap configs (a model switcher in front of llama.cpp's server):
 //! under `models:`, each model's `cmd:` is the command line it starts,
 //! read in place as shell. A macro of the config's `macros:` (`${server}`)
-//! stands in for its value, read where the macro is set; `${PORT}` and the
+//! stands in for its value, read where the macro is set; a `cmd:` is one
+//! command line over as many lines as it takes (`#` lines are comments); `${PORT}` and the
 //! other built-in macros are values known only when llama-swap runs.
 
 use std::collections::HashMap;
@@ -31,10 +32,30 @@ pub fn scan(docs: &[Node], text: &str, span: &dyn Fn(usize, usize) -> Span, ctx:
             .collect();
         for (_, _, model) in doc.get("models").map(Node::entries).unwrap_or_default() {
             let Some(Node::Scalar { text: cmd, at }) = model.get("cmd") else { continue };
-            let cmd = rewrite::scalar(cmd, text, at.clone());
+            let cmd = rewrite::scalar(cmd, text, at.clone()).then(one_line);
             expand(&cmd, &macros).scan_shell(span, ctx, out);
         }
     }
+}
+
+/// A `cmd:` as llama-swap reads it: one command line, whatever its line
+/// breaks (a `\` before one is dropped too); lines that start with `#` are
+/// comments, left out.
+fn one_line(text: &str) -> Rewrite {
+    let mut out = Rewrite::default();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.trim_end_matches(['\n', '\r']);
+        if body.trim_start().starts_with('#') {
+            continue;
+        }
+        let body = body.strip_suffix('\\').unwrap_or(body);
+        out.keep(text, start..start + body.len());
+        out.put(" ", start + body.len()..start + line.len());
+    }
+    out
 }
 
 /// `cmd` with each `${name}` of a macro replaced by the macro's text, its

@@ -1,0 +1,131 @@
+//! Which files are read, and how: shell by shebang under any name, `.zsh`
+//! and `.ksh`, Windows batch, PowerShell, Makefile recipes, Procfiles,
+//! GitHub Actions `run:` steps and llama-swap `cmd:` strings, each judged
+//! on its own line and column (`fixtures/lint/files`); a file named on the
+//! command line that knobs cannot read is said to be passed over, and why.
+//! Every expected finding below is written by hand from the fixture's text
+//! and the catalogue's facts.
+
+use crate::support::{self, run_in};
+
+/// (file, line, column, rule) of every `--format short` finding, in order.
+fn found(out: &str) -> Vec<(String, usize, usize, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(4, ':');
+            let file = parts.next()?.to_string();
+            let line = parts.next()?.parse().ok()?;
+            let col = parts.next()?.parse().ok()?;
+            let code = parts.next()?.split_whitespace().next()?.to_string();
+            Some((file, line, col, code))
+        })
+        .collect()
+}
+
+fn want(list: &[(&str, usize, usize, &str)]) -> Vec<(String, usize, usize, String)> {
+    list.iter().map(|(f, l, c, r)| (f.to_string(), *l, *c, r.to_string())).collect()
+}
+
+#[test]
+fn scripts_of_every_kind_are_read_for_radiance() {
+    let r = run_in(&support::root(), &["lint", "fixtures/lint/files/radiance", "--format", "short"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let d = "fixtures/lint/files/radiance";
+    let files: Vec<String> = [
+        ".github/workflows/smoke.yml",
+        ".github/workflows/smoke.yml",
+        "Makefile",
+        "Procfile",
+        "run.ksh",
+        "serve.bat",
+        "serve.bat",
+        "serve.conf",
+        "serve.ps1",
+        "start",
+    ]
+    .iter()
+    .map(|f| format!("{d}/{f}"))
+    .collect();
+    let expected = [
+        // The bash step: `floor` is no member of --checkpoint-policy.
+        (files[0].as_str(), 11, 33, "KNB002"),
+        // The pwsh step: a backtick continues the line; --max-num-seq is invented.
+        (files[1].as_str(), 17, 13, "KNB001"),
+        // A recipe behind `@$(ENGINE)`, the variable set to `radiance`.
+        (files[2].as_str(), 7, 30, "KNB001"),
+        // `web:` runs radiance; `worker:` runs another program.
+        (files[3].as_str(), 2, 28, "KNB001"),
+        (files[4].as_str(), 1, 25, "KNB003"),
+        // `^` continues the line, `%SEQS%` is an expansion; REM is a comment.
+        (files[5].as_str(), 5, 23, "KNB002"),
+        (files[6].as_str(), 6, 3, "KNB001"),
+        // A bash shebang in a file named `.conf`.
+        (files[7].as_str(), 3, 15, "KNB001"),
+        // `& radiance … `, `$env:SEQS`; a `#` line is a comment.
+        (files[8].as_str(), 5, 23, "KNB002"),
+        // No extension, a zsh shebang.
+        (files[9].as_str(), 3, 23, "KNB002"),
+    ];
+    assert_eq!(found(&r.stdout), want(&expected), "{}", r.stdout);
+    // notes.txt is not ours; met in a walk, it is named only with -v.
+    assert!(!r.stderr.contains("notes.txt"), "{}", r.stderr);
+    let r = run_in(&support::root(), &["-v", "lint", "fixtures/lint/files/radiance", "--format", "short"]);
+    let note = "note: skipped fixtures/lint/files/radiance/notes.txt: not a runbook, env file, shell script or deployment file";
+    assert!(r.stderr.contains(note), "{}", r.stderr);
+}
+
+#[test]
+fn scripts_and_llama_swap_configs_are_read_for_llama_cpp() {
+    let args = ["--engine", "llama.cpp", "--catalog-dir", "fixtures/llama.cpp/catalog", "--format", "short"];
+    let mut all = vec!["lint", "fixtures/lint/files/llama.cpp"];
+    all.extend(args);
+    let r = run_in(&support::root(), &all);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let d = "fixtures/lint/files/llama.cpp";
+    let (bench, cmd, swap) =
+        (format!("{d}/.github/workflows/bench.yml"), format!("{d}/serve.cmd"), format!("{d}/swap/config.yaml"));
+    let expected = [
+        // `shell: cmd` from the job's defaults: `^` continues the line.
+        (bench.as_str(), 11, 53, "KNB002"),
+        (cmd.as_str(), 4, 16, "KNB002"),
+        // The `offload` macro, judged where it is set (used by `coder`).
+        (swap.as_str(), 5, 34, "KNB002"),
+        (swap.as_str(), 15, 42, "KNB001"),
+    ];
+    assert_eq!(found(&r.stdout), want(&expected), "{}", r.stdout);
+}
+
+#[test]
+fn a_named_file_knobs_cannot_read_is_said_to_be_passed_over() {
+    let root = support::root();
+    let r = run_in(&root, &["lint", "fixtures/lint/files/radiance/notes.txt"]);
+    // Not a failure (as a linter passes over a file it has no reader for),
+    // but never silent: the note names the file and why, without -v.
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "note: skipped fixtures/lint/files/radiance/notes.txt: named, but not a kind of file knobs reads (by name: `*.md`, env files, `*.sh`, `*.bat`, `*.ps1`, Makefiles, Procfiles, units, Dockerfiles, YAML; by a shell shebang: any name); an env file of another name goes in `[lint] env_files`\n"
+    );
+    // Named beside a file that is read, the findings decide the status.
+    let r = run_in(&root, &["lint", "fixtures/lint/files/radiance/notes.txt", "fixtures/lint/files/radiance/start"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("skipped fixtures/lint/files/radiance/notes.txt: named, but"), "{}", r.stderr);
+    // A script named explicitly is read by its shebang whatever its name.
+    let r = run_in(&root, &["lint", "fixtures/lint/files/radiance/serve.conf", "--format", "short"]);
+    assert_eq!(found(&r.stdout), want(&[("fixtures/lint/files/radiance/serve.conf", 3, 15, "KNB001")]));
+}
+
+#[test]
+fn a_workflow_folder_is_walked_but_nothing_else_hidden() {
+    let t = support::tree(&[
+        (".github/workflows/ci.yml", b"jobs:\n  a:\n    steps:\n      - run: radiance --max-num-seq 2\n"),
+        (".github/ISSUE_TEMPLATE/bug.md", b"`radiance --max-num-seq 2`\n"),
+        (".hidden/run.md", b"`radiance --max-num-seq 2`\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(found(&r.stdout), want(&[(".github/workflows/ci.yml", 4, 23, "KNB001")]), "{}", r.stdout);
+    // The other two were not seen at all: neither linted nor passed over.
+    let r = run_in(t.path(), &["-v", "lint"]);
+    assert!(r.stdout.ends_with("in 1 file (against radiance v1.8.1).\n"), "{}", r.stdout);
+    assert!(!r.stderr.contains("bug.md") && !r.stderr.contains("run.md"), "{}", r.stderr);
+}
