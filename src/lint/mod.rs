@@ -22,6 +22,7 @@
 pub mod argv;
 mod dispatch;
 mod driver;
+mod evidence;
 mod file;
 pub mod finding;
 pub mod fix;
