@@ -129,3 +129,66 @@ fn a_workflow_folder_is_walked_but_nothing_else_hidden() {
     assert!(r.stdout.ends_with("in 1 file (against radiance v1.8.1).\n"), "{}", r.stdout);
     assert!(!r.stderr.contains("bug.md") && !r.stderr.contains("run.md"), "{}", r.stderr);
 }
+
+/// A `grafana.env` another program reads: `LOG_LEVEL` and `PORT` are keys
+/// radiance shares with every other server, so they say nothing alone.
+const GRAFANA: &[u8] = b"LOG_LEVEL=INFO\nPORT=grafana\nGF_LOG_LEVEL=loud\nCHECKPOINT_POLICE=tip-only\n";
+
+#[test]
+fn an_env_file_is_the_engines_only_with_evidence() {
+    // Alone: only the near miss of radiance's CHECKPOINT_POLICY, a warning.
+    let t = support::tree(&[("grafana/grafana.env", GRAFANA)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(found(&r.stdout), want(&[("grafana/grafana.env", 4, 1, "KNB006")]), "{}", r.stdout);
+    // The values judged, once something says the file is radiance's.
+    let judged = want(&[
+        ("grafana/grafana.env", 1, 11, "KNB002"),
+        ("grafana/grafana.env", 2, 6, "KNB003"),
+        ("grafana/grafana.env", 3, 14, "KNB002"),
+        ("grafana/grafana.env", 4, 1, "KNB006"),
+    ]);
+    let serve: &[u8] = b"#!/bin/sh\nexec radiance --log-level \"$LOG_LEVEL\"\n";
+    let pin: &[u8] = b"IMAGE=ghcr.io/x/radiance:1.8.1\n";
+    let unit: &[u8] = b"[Service]\nEnvironmentFile=/etc/grafana/grafana.env\nExecStart=/usr/bin/radiance --port 8000\n";
+    let other_unit: &[u8] = b"[Service]\nEnvironmentFile=/etc/grafana/grafana.env\nExecStart=/usr/bin/grafana server\n";
+    for (name, text) in [("grafana/serve.sh", serve), ("grafana/image.env", pin), ("grafana/engine.service", unit)] {
+        let t = support::tree(&[("grafana/grafana.env", GRAFANA), (name, text)]);
+        let r = run_in(t.path(), &["lint", "--format", "short"]);
+        assert_eq!(found(&r.stdout), judged, "{name}:\n{}", r.stdout);
+    }
+    // A unit of another program is no evidence.
+    let t = support::tree(&[("grafana/grafana.env", GRAFANA), ("grafana/grafana.service", other_unit)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(found(&r.stdout), want(&[("grafana/grafana.env", 4, 1, "KNB006")]), "{}", r.stdout);
+    // knobs.toml says so.
+    let t =
+        support::tree(&[("grafana/grafana.env", GRAFANA), ("knobs.toml", b"[lint]\nenv_files = [\"grafana.env\"]\n")]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(found(&r.stdout), judged, "{}", r.stdout);
+    // A key only radiance reads is evidence too (and, set for a removed
+    // option, reported as the removed flag it sets).
+    let t = support::tree(&[("svc/other.env", b"PORT=grafana\nPREFILL_CHUNK=auto\n")]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(found(&r.stdout), want(&[("svc/other.env", 1, 6, "KNB003"), ("svc/other.env", 2, 1, "KNB007")]));
+    assert!(r.stdout.contains("`PREFILL_CHUNK` (`--prefill-chunk`) is not a flag of radiance v1.8.1"), "{}", r.stdout);
+}
+
+#[test]
+fn llama_cpp_env_files_are_its_own_by_their_prefix() {
+    let args = ["--engine", "llama.cpp", "--catalog-dir", "CATALOG", "--format", "short"];
+    let catalog = support::root().join("fixtures/llama.cpp/catalog");
+    let catalog = catalog.to_string_lossy();
+    let args: Vec<&str> = args.iter().map(|a| if *a == "CATALOG" { &*catalog } else { a }).collect();
+    // LLAMA_ARG_ is llama.cpp's alone: the file is judged, PORT beside it
+    // is no key of llama.cpp's (it reads LLAMA_ARG_PORT) and says nothing.
+    let t = support::tree(&[("webui/.env", b"PORT=3000\nLLAMA_ARG_PORT=eighty\nLLAMA_ARG_DRAFT_MAX=4\n")]);
+    let mut all = vec!["lint"];
+    all.extend(&args);
+    let r = run_in(t.path(), &all);
+    assert_eq!(
+        found(&r.stdout),
+        want(&[("webui/.env", 2, 16, "KNB003"), ("webui/.env", 3, 1, "KNB007")]),
+        "{}",
+        r.stdout
+    );
+}
