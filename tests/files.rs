@@ -192,3 +192,54 @@ fn llama_cpp_env_files_are_its_own_by_their_prefix() {
         r.stdout
     );
 }
+
+#[test]
+fn env_lines_no_reader_takes() {
+    // Written by hand: line, column, rule (KNB018: spaces, hyphen, the dead
+    // earlier line of a key set twice; KNB019: a key in lower case).
+    let env: &[u8] =
+        b"MAX_NUM_SEQS = 2\nCHECKPOINT-POLICY=floor\ncheckpoint_policy=floor\nBUSY_PREFILL_CHUNK=auto\nBUSY_PREFILL_CHUNK=256\n";
+    let t = support::tree(&[("svc/knobs.env", env)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    let f = "svc/knobs.env";
+    assert_eq!(
+        found(&r.stdout),
+        want(&[(f, 1, 13, "KNB018"), (f, 2, 1, "KNB018"), (f, 3, 1, "KNB019"), (f, 4, 1, "KNB018")]),
+        "{}",
+        r.stdout
+    );
+    // The lower-case key sets nothing, so its value is not judged (no KNB002);
+    // the hyphenated one neither.
+    assert!(r.stdout.contains("`BUSY_PREFILL_CHUNK` is set again on line 5"), "{}", r.stdout);
+    // --fix rewrites the spaces and the hyphen and the case; the dead line stays.
+    run_in(t.path(), &["lint", "--fix", "--format", "short"]);
+    let fixed = std::fs::read_to_string(t.path().join(f)).expect("read");
+    assert_eq!(
+        fixed,
+        "MAX_NUM_SEQS=2\nCHECKPOINT_POLICY=floor\nCHECKPOINT_POLICY=floor\nBUSY_PREFILL_CHUNK=auto\nBUSY_PREFILL_CHUNK=256\n"
+    );
+    // What is left is judged: both keys are set twice, `floor` is no member.
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(
+        found(&r.stdout),
+        want(&[(f, 2, 1, "KNB018"), (f, 2, 19, "KNB002"), (f, 3, 19, "KNB002"), (f, 4, 1, "KNB018")]),
+        "{}",
+        r.stdout
+    );
+    // A lower-case key a serve script reads as written is a key like any other.
+    let serve: &[u8] = b"#!/bin/sh\nexec radiance --max-num-seqs \"$max_seqs\"\n";
+    let t = support::tree(&[("svc/knobs.env", b"max_seqs=two\n"), ("svc/serve.sh", serve)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(found(&r.stdout), want(&[("svc/knobs.env", 1, 10, "KNB003")]), "{}", r.stdout);
+}
+
+#[test]
+fn llama_cpp_keys_in_lower_case_set_nothing() {
+    let catalog = support::root().join("fixtures/llama.cpp/catalog");
+    let t = support::tree(&[("svc/server.env", b"llama_arg_ctx_size=4096\nLLAMA_ARG_CTX_SIZE = 8192\n")]);
+    let args = ["lint", "--engine", "llama.cpp", "--catalog-dir", &catalog.to_string_lossy(), "--format", "short"];
+    let r = run_in(t.path(), &args);
+    let f = "svc/server.env";
+    assert_eq!(found(&r.stdout), want(&[(f, 1, 1, "KNB019"), (f, 2, 19, "KNB018")]), "{}", r.stdout);
+    assert!(r.stdout.contains("llama.cpp b4100 reads `LLAMA_ARG_CTX_SIZE`"), "{}", r.stdout);
+}

@@ -36,7 +36,10 @@ fn is_engines(path: &Path, scan: &Scan, settings: &Settings<'_>, folder: &Folder
     named
         || folder.reads(path)
         || !scan.pins.is_empty()
-        || scan.refs.iter().any(|r| matches!(r, Ref::Env { key, .. } if own_key(key, settings, &folder.env_flags)))
+        || scan.refs.iter().any(|r| {
+            // A key in lower case means the engine's key all the same.
+            matches!(r, Ref::Env { key, .. } if own_key(&key.to_ascii_uppercase(), settings, &folder.env_flags))
+        })
 }
 
 /// True for a key only the engine reads: one with the profile's prefix;
