@@ -243,3 +243,38 @@ fn llama_cpp_keys_in_lower_case_set_nothing() {
     assert_eq!(found(&r.stdout), want(&[(f, 1, 1, "KNB019"), (f, 2, 19, "KNB018")]), "{}", r.stdout);
     assert!(r.stdout.contains("llama.cpp b4100 reads `LLAMA_ARG_CTX_SIZE`"), "{}", r.stdout);
 }
+
+#[test]
+fn prose_is_not_a_metric_list() {
+    // Written by hand: only the real metric names of line 3 are judged, and
+    // `radiance:engine_steps_totl` is the one the build lacks.
+    let md: &[u8] = b"# Ports\n\nSet radiance:stats-port and open the \"radiance:overview\"-dashboard.\n\nWatch `radiance:engine_steps_totl` there.\n";
+    let t = support::tree(&[("run.md", md)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(found(&r.stdout), want(&[("run.md", 5, 8, "KNB004")]), "{}", r.stdout);
+    // llama.cpp's prefix, the same way.
+    let catalog = support::root().join("fixtures/llama.cpp/catalog");
+    let md: &[u8] = b"The llamacpp:requests-panel shows `llamacpp:requests_processin`.\n";
+    let t = support::tree(&[("run.md", md)]);
+    let args = ["lint", "--engine", "llama.cpp", "--catalog-dir", &catalog.to_string_lossy(), "--format", "short"];
+    let r = run_in(t.path(), &args);
+    assert_eq!(found(&r.stdout), want(&[("run.md", 1, 36, "KNB004")]), "{}", r.stdout);
+}
+
+#[test]
+fn a_recorded_series_is_known_to_the_alerts_that_use_it() {
+    let rules: &[u8] = b"groups:
+  - name: radiance
+    rules:
+      - record: radiance:engine_steps:rate5m
+        expr: rate(radiance:engine_steps_total[5m])
+      - alert: EngineStalled
+        expr: radiance:engine_steps:rate5m == 0
+      - alert: Typo
+        expr: radiance:engine_step:rate5m == 0
+";
+    let t = support::tree(&[("alerts.rules.yaml", rules)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    // Only the series no rule records (and the build does not export).
+    assert_eq!(found(&r.stdout), want(&[("alerts.rules.yaml", 9, 15, "KNB004")]), "{}", r.stdout);
+}
