@@ -156,6 +156,13 @@ fn an_env_file_is_the_engines_only_with_evidence() {
         let r = run_in(t.path(), &["lint", "--format", "short"]);
         assert_eq!(found(&r.stdout), judged, "{name}:\n{}", r.stdout);
     }
+    // A file of another name that an engine unit names, in a folder with no
+    // env file by name: the unit says it is radiance's.
+    let unit_conf: &[u8] = b"[Service]\nEnvironmentFile=/etc/radiance/engine.conf\nExecStart=/usr/bin/radiance\n";
+    let t = support::tree(&[("units/engine.conf", GRAFANA), ("units/radiance.service", unit_conf)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    let conf: Vec<_> = judged.iter().map(|(_, l, c, r)| ("units/engine.conf".to_string(), *l, *c, r.clone())).collect();
+    assert_eq!(found(&r.stdout), conf, "{}", r.stdout);
     // A unit of another program is no evidence.
     let t = support::tree(&[("grafana/grafana.env", GRAFANA), ("grafana/grafana.service", other_unit)]);
     let r = run_in(t.path(), &["lint", "--format", "short"]);

@@ -154,8 +154,12 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
             .is_some_and(|k| matches!(k, FileKind::Env | FileKind::Shell | FileKind::Systemd | FileKind::Quadlet))
     };
     let siblings = input.siblings(path, &by_name);
-    // A folder with no env file (the linted one included) has no trio.
-    let is_env = |p: &Path| classify(p, &settings.env_files, b"").is_some_and(|k| k == FileKind::Env);
+    // A folder with no env file (the linted one included) has no trio; a
+    // unit may name one of another name (`EnvironmentFile=engine.conf`).
+    let is_env = |p: &Path| {
+        classify(p, &settings.env_files, b"")
+            .is_some_and(|k| matches!(k, FileKind::Env | FileKind::Systemd | FileKind::Quadlet))
+    };
     if !is_env(path) && !siblings.iter().any(|p| is_env(p)) {
         return folder;
     }
