@@ -67,7 +67,9 @@ fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<
     let span = |s: usize, e: usize| idx.span(text, s, e);
     let line_of = |at: usize| idx.position(text, at).0;
     // A document that does not parse is a note; the others are still read.
-    let (docs, errors) = yaml::load_each(text);
+    // A workflow's triggers are not read (see `actions::without_triggers`).
+    let parsed = if kind == FileKind::Workflow { actions::without_triggers(text) } else { text.into() };
+    let (docs, errors) = yaml::load_each(&parsed);
     for e in errors {
         out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
     }
