@@ -91,6 +91,8 @@ fn scripts_and_llama_swap_configs_are_read_for_llama_cpp() {
         // The `offload` macro, judged where it is set (used by `coder`).
         (swap.as_str(), 5, 34, "KNB002"),
         (swap.as_str(), 15, 42, "KNB001"),
+        // A folded `cmd: >`: each word where it stands.
+        (swap.as_str(), 21, 7, "KNB001"),
     ];
     assert_eq!(found(&r.stdout), want(&expected), "{}", r.stdout);
 }

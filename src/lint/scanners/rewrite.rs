@@ -102,13 +102,38 @@ pub(crate) fn scalar(text: &str, file: &str, at: Range<usize>) -> Rewrite {
                 out.keep(file, i..i + body.len());
                 from = i + body.len();
             }
-            _ => out.put(body, from..from + 1),
+            // A folded scalar (`>`) joins lines: each word is found on its own.
+            _ => from = words(body, file, from, &mut out),
         }
         if line.ends_with('\n') {
             out.put("\n", from..from + 1);
         }
     }
     out
+}
+
+/// `line`'s words, each where it is found in `file` from `from` on (the
+/// spaces between them where the word before ends); a word not found
+/// points at where the search stands. Returns where the search ends.
+fn words(line: &str, file: &str, mut from: usize, out: &mut Rewrite) -> usize {
+    let mut i = 0;
+    for word in line.split(' ') {
+        if !word.is_empty() {
+            match file.get(from..).and_then(|rest| rest.find(word)).map(|at| from + at) {
+                Some(at) => {
+                    out.keep(file, at..at + word.len());
+                    from = at + word.len();
+                }
+                None => out.put(word, from..from + 1),
+            }
+        }
+        i += word.len();
+        if i < line.len() {
+            out.put(" ", from..from + 1);
+            i += 1;
+        }
+    }
+    from
 }
 
 /// Every `${{ … }}` of a GitHub Actions expression as a shell expansion
@@ -156,6 +181,12 @@ mod tests {
         let r = scalar("llama-server \\\n  --port 8080\n", file, 5..file.len());
         let at = r.text().find("--port").expect("there");
         assert_eq!(&file[r.source(at, at + 6)], "--port");
+        // Folded: one line in the scalar, two in the file.
+        let file = "cmd: >\n  llama-server\n  --port 8080\n";
+        let r = scalar("llama-server --port 8080\n", file, 5..file.len());
+        assert_eq!(r.text(), "llama-server --port 8080\n");
+        let at = r.text().find("--port").expect("there");
+        assert_eq!(r.source(at, at + 6), file.find("--port").map(|p| p..p + 6).expect("in the file"));
         let e = expressions("x ${{ inputs.port }} y");
         assert_eq!(e.text(), "x ${_} y");
         assert_eq!(e.source(7, 8), 21..22);
