@@ -416,5 +416,29 @@ mod tests {
             assert_eq!(classify(Path::new(env), none, b""), Some(FileKind::Env), "{env}");
         }
         assert_eq!(classify(Path::new(".envrc"), none, b""), None);
+        // A shell shebang under any name; another interpreter's is not ours.
+        assert_eq!(classify(Path::new("svc/serve.conf"), none, b"#!/bin/bash\n"), Some(FileKind::Shell));
+        assert_eq!(classify(Path::new("start"), none, b"#!/usr/bin/env zsh\n"), Some(FileKind::Shell));
+        assert_eq!(classify(Path::new("run.ps1.txt"), none, b"#!/usr/bin/env pwsh\n"), None);
+        assert_eq!(classify(Path::new("svc/serve.conf"), none, b""), None);
+        for (name, kind) in [
+            ("a.zsh", FileKind::Shell),
+            ("a.ksh", FileKind::Shell),
+            ("serve.bat", FileKind::Batch),
+            ("SERVE.CMD", FileKind::Batch),
+            ("serve.ps1", FileKind::PowerShell),
+            ("Makefile", FileKind::Makefile),
+            ("GNUmakefile", FileKind::Makefile),
+            ("rules.mk", FileKind::Makefile),
+            ("Procfile", FileKind::Procfile),
+            ("Procfile.dev", FileKind::Procfile),
+            ("repo/.github/workflows/ci.yml", FileKind::Workflow),
+            ("repo/.github/ci.yml", FileKind::Yaml),
+            ("workflows/ci.yml", FileKind::Yaml),
+        ] {
+            assert_eq!(classify(Path::new(name), none, b""), Some(kind), "{name}");
+        }
+        assert_eq!(classify(Path::new("Procfile."), none, b""), None);
+        assert!(needs_head(Path::new("serve.conf"), none) && !needs_head(Path::new("a.md"), none));
     }
 }
