@@ -23,12 +23,27 @@ pub enum FileKind {
     Compose,
     /// Helm values (`values.yaml`, `values-*.yaml`).
     HelmValues,
-    /// Other YAML: Kubernetes manifests and Prometheus rule files are read.
+    /// Other YAML: Kubernetes manifests, Prometheus rule files and
+    /// llama-swap configs are read.
     Yaml,
+    /// A Windows batch file (`*.bat`, `*.cmd`).
+    Batch,
+    /// A PowerShell script (`*.ps1`).
+    PowerShell,
+    /// A Makefile (`Makefile`, `GNUmakefile`, `*.mk`): its recipes are shell.
+    Makefile,
+    /// A Procfile (`Procfile`, `Procfile.dev`): `name: command` lines.
+    Procfile,
+    /// A GitHub Actions workflow (`.github/workflows/*.yml`): its `run:` steps.
+    Workflow,
 }
 
 /// Why a file named on the command line, or met in a walk, was not linted.
 pub const NOT_LINTABLE: &str = "not a runbook, env file, shell script or deployment file";
+
+/// Why a file named on the command line was not linted: it is named, so
+/// it is said without `-v`, with what knobs would have read.
+pub const NAMED_NOT_LINTABLE: &str = "named, but not a kind of file knobs reads (by name: `*.md`, env files, `*.sh`, `*.bat`, `*.ps1`, Makefiles, Procfiles, units, Dockerfiles, YAML; by a shell shebang: any name); an env file of another name goes in `[lint] env_files`";
 
 /// Why a pipe, socket or device is not linted.
 pub const NOT_REGULAR: &str = "not a regular file";
@@ -76,30 +91,50 @@ pub fn is_env_name(name: &str, extra: &[String]) -> bool {
         || [".env.template", ".env.example", ".env.sample", ".env.dist"].iter().any(|s| name.ends_with(s))
 }
 
-/// Classifies a file by its name, then (for files without an extension) by
-/// a shebang in `head`.
+/// Classifies a file by its name, then (for a name that says nothing) by a
+/// shell shebang in `head`: `serve.conf` or `start` that starts
+/// `#!/bin/bash` is a shell script.
 pub fn classify(path: &Path, env_files: &[String], head: &[u8]) -> Option<FileKind> {
     let name = path.file_name()?.to_string_lossy();
     if is_env_name(&name, env_files) {
         return Some(FileKind::Env);
     }
-    if let Some(kind) = deployment_kind(path, &name) {
+    if let Some(kind) = deployment_kind(path, &name).or_else(|| script_kind(&name)) {
         return Some(kind);
     }
     let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("md" | "markdown") => return Some(FileKind::Markdown),
-        Some("sh" | "bash") => return Some(FileKind::Shell),
-        Some(_) => return None,
-        None => {}
+    if matches!(ext.as_deref(), Some("md" | "markdown")) {
+        return Some(FileKind::Markdown);
     }
+    shell_shebang(head).then_some(FileKind::Shell)
+}
+
+/// True when the first line of `head` is a shebang naming a shell.
+fn shell_shebang(head: &[u8]) -> bool {
     let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]);
     let first = String::from_utf8_lossy(first);
-    (first.starts_with("#!")
-        && ["sh", "bash", "zsh", "dash", "ksh"]
+    first.starts_with("#!")
+        && ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]
             .iter()
-            .any(|s| first.split(|c: char| c == '/' || c.is_whitespace()).any(|w| w == *s)))
-    .then_some(FileKind::Shell)
+            .any(|s| first.split(|c: char| c == '/' || c.is_whitespace()).any(|w| w == *s))
+}
+
+/// The script a name says a file is: shell by extension, Windows batch,
+/// PowerShell, a Makefile, a Procfile.
+fn script_kind(name: &str) -> Option<FileKind> {
+    let lower = name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map(|(_, e)| e);
+    match ext {
+        Some("sh" | "bash" | "zsh" | "ksh") => return Some(FileKind::Shell),
+        Some("bat" | "cmd") => return Some(FileKind::Batch),
+        Some("ps1") => return Some(FileKind::PowerShell),
+        Some("mk") => return Some(FileKind::Makefile),
+        _ => {}
+    }
+    if matches!(lower.as_str(), "makefile" | "gnumakefile") {
+        return Some(FileKind::Makefile);
+    }
+    (name == "Procfile" || name.strip_prefix("Procfile.").is_some_and(|r| !r.is_empty())).then_some(FileKind::Procfile)
 }
 
 /// The deployment file a name says a file is.
@@ -123,6 +158,9 @@ fn deployment_kind(path: &Path, name: &str) -> Option<FileKind> {
     {
         return Some(FileKind::Dockerfile);
     }
+    if yaml && in_workflows(path) {
+        return Some(FileKind::Workflow);
+    }
     if yaml {
         let compose = ["compose", "docker-compose"]
             .iter()
@@ -141,14 +179,22 @@ fn deployment_kind(path: &Path, name: &str) -> Option<FileKind> {
     None
 }
 
-/// True when a name needs its first line read to be classified.
-pub fn needs_head(path: &Path, env_files: &[String]) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    !is_env_name(&name, env_files) && path.extension().is_none()
+/// True for a file in `.github/workflows/`.
+fn in_workflows(path: &Path) -> bool {
+    let mut up = path.components().rev().skip(1);
+    up.next().is_some_and(|c| c.as_os_str() == "workflows") && up.next().is_some_and(|c| c.as_os_str() == ".github")
 }
 
+/// True when a name needs its first line read to be classified: its name
+/// says nothing (a script may have any name; its shebang says what it is).
+pub fn needs_head(path: &Path, env_files: &[String]) -> bool {
+    classify(path, env_files, b"").is_none()
+}
+
+/// A folder a walk does not enter: hidden ones (but `.github`, for its
+/// workflows), VCS and build folders.
 fn is_skipped_dir(name: &str) -> bool {
-    name.starts_with('.') && name.len() > 1 || matches!(name, "node_modules" | "target")
+    name.starts_with('.') && name.len() > 1 && name != ".github" || matches!(name, "node_modules" | "target")
 }
 
 fn head(path: &Path) -> Vec<u8> {
@@ -226,7 +272,7 @@ pub fn walk_each(
             let h = if needs_head(&abs, env_files) { head(&abs) } else { Vec::new() };
             match classify(&abs, env_files, &h) {
                 Some(kind) => on_file(p, kind),
-                None => out.skipped.push(Skipped { path: p.clone(), reason: NOT_LINTABLE.into() }),
+                None => out.skipped.push(Skipped { path: p.clone(), reason: NAMED_NOT_LINTABLE.into() }),
             }
             continue;
         }
@@ -311,6 +357,10 @@ fn visit(
         return Seen::Nothing;
     }
     let from_root = entry.path().strip_prefix(abs).unwrap_or(entry.path());
+    // Under `.github`, only the workflows are ours; the rest is not seen.
+    if in_github(from_root) && !in_workflows(from_root) {
+        return Seen::Nothing;
+    }
     if exclude.is_match(&rel) || exclude.is_match(from_root) {
         return Seen::Excluded;
     }
@@ -319,6 +369,11 @@ fn visit(
         Some(kind) => Seen::File((rel, kind)),
         None => Seen::Skipped(Skipped { path: rel, reason: NOT_LINTABLE.into() }),
     }
+}
+
+/// True for a path under a `.github` folder.
+fn in_github(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == ".github")
 }
 
 fn shown(path: &Path, cwd: &Path) -> PathBuf {
@@ -361,5 +416,29 @@ mod tests {
             assert_eq!(classify(Path::new(env), none, b""), Some(FileKind::Env), "{env}");
         }
         assert_eq!(classify(Path::new(".envrc"), none, b""), None);
+        // A shell shebang under any name; another interpreter's is not ours.
+        assert_eq!(classify(Path::new("svc/serve.conf"), none, b"#!/bin/bash\n"), Some(FileKind::Shell));
+        assert_eq!(classify(Path::new("start"), none, b"#!/usr/bin/env zsh\n"), Some(FileKind::Shell));
+        assert_eq!(classify(Path::new("run.ps1.txt"), none, b"#!/usr/bin/env pwsh\n"), None);
+        assert_eq!(classify(Path::new("svc/serve.conf"), none, b""), None);
+        for (name, kind) in [
+            ("a.zsh", FileKind::Shell),
+            ("a.ksh", FileKind::Shell),
+            ("serve.bat", FileKind::Batch),
+            ("SERVE.CMD", FileKind::Batch),
+            ("serve.ps1", FileKind::PowerShell),
+            ("Makefile", FileKind::Makefile),
+            ("GNUmakefile", FileKind::Makefile),
+            ("rules.mk", FileKind::Makefile),
+            ("Procfile", FileKind::Procfile),
+            ("Procfile.dev", FileKind::Procfile),
+            ("repo/.github/workflows/ci.yml", FileKind::Workflow),
+            ("repo/.github/ci.yml", FileKind::Yaml),
+            ("workflows/ci.yml", FileKind::Yaml),
+        ] {
+            assert_eq!(classify(Path::new(name), none, b""), Some(kind), "{name}");
+        }
+        assert_eq!(classify(Path::new("Procfile."), none, b""), None);
+        assert!(needs_head(Path::new("serve.conf"), none) && !needs_head(Path::new("a.md"), none));
     }
 }

@@ -22,6 +22,10 @@ mod clean_tree;
 // How a knob is read where it is written: placeholders, prompts, env
 // lines and wrappers in shell blocks, env files' quoting and line ends.
 mod reading;
+// Which files are read and how: shell by shebang under any name, batch,
+// PowerShell, Makefiles, Procfiles, Actions workflows, llama-swap configs,
+// and a named file knobs cannot read.
+mod files;
 // `knobs: ignore[…]` comments: what each covers, and unused ones.
 mod suppressions;
 // Which files a run reads and what it passes over (binary, large, ignored,

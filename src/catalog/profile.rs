@@ -104,11 +104,19 @@ pub struct EnvSpec {
     /// replaced by `to` (`LLAMA_ARG_MMAP` → `LLAMA_ARG_NO_MMAP`).
     #[serde(default)]
     pub negated: Option<[String; 2]>,
+    /// The prefix only this engine's keys carry (`LLAMA_ARG_`): a key with
+    /// it is evidence that an env file is the engine's.
+    #[serde(default)]
+    pub prefix: Option<String>,
+    /// Keys of the engine's flags that other programs read too (`PORT`,
+    /// `LOG_LEVEL`): on their own, no evidence that a file is the engine's.
+    #[serde(default)]
+    pub shared: Vec<String>,
 }
 
 impl Default for EnvSpec {
     fn default() -> Self {
-        EnvSpec { convention: true, negated: None }
+        EnvSpec { convention: true, negated: None, prefix: None, shared: Vec::new() }
     }
 }
 

@@ -1,7 +1,9 @@
 //! Which scanner reads which kind of file: the one place a [`FileKind`]
 //! meets its reader. YAML is parsed once here and handed to the reader of
 //! what it turns out to be (compose, Helm values, Kubernetes manifests,
-//! Prometheus rules).
+//! Prometheus rules, llama-swap configs, GitHub Actions workflows); the
+//! script languages that are not shell (batch, PowerShell, Makefiles,
+//! Procfiles) are rewritten as shell and read by the shell scanner.
 
 use super::refs::ArgvRules;
 use super::scanners::{self, Scan, ScanCtx};
@@ -34,10 +36,24 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
             settings.metrics.scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
             out.suppressions.extend(suppress::line_comments(text));
         }
+        FileKind::Batch | FileKind::PowerShell | FileKind::Makefile | FileKind::Procfile => {
+            let rewrite = match kind {
+                FileKind::Batch => scanners::batch::to_shell(text),
+                FileKind::PowerShell => scanners::powershell::to_shell(text),
+                FileKind::Makefile => scanners::makefile::to_shell(text),
+                _ => scanners::procfile::to_shell(text),
+            };
+            let idx = span::LineIndex::new(text);
+            rewrite.scan_shell(&|s, e| idx.span(text, s, e), &ctx, &mut out);
+            settings.metrics.scan(text, &|s, e| idx.span(text, s, e), &mut out.refs);
+            out.suppressions.extend(suppress::line_comments(text));
+        }
         FileKind::Systemd => scanners::systemd::scan(text, &ctx, &mut out),
         FileKind::Quadlet => scanners::quadlet::scan(text, &ctx, &mut out),
         FileKind::Dockerfile => scanners::dockerfile::scan(text, &ctx, &mut out),
-        FileKind::Compose | FileKind::HelmValues | FileKind::Yaml => yaml_file(text, kind, settings, &ctx, &mut out),
+        FileKind::Compose | FileKind::HelmValues | FileKind::Yaml | FileKind::Workflow => {
+            yaml_file(text, kind, settings, &ctx, &mut out)
+        }
     }
     out
 }
@@ -46,17 +62,20 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
 /// Helm values (by name), Kubernetes manifests or Prometheus rules (by
 /// content). A file that does not parse is a note naming the line.
 fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<'_>, out: &mut Scan) {
-    use scanners::{compose, helm, kubernetes, prom_rules, yaml};
+    use scanners::{actions, compose, helm, kubernetes, llama_swap, prom_rules, yaml};
     let idx = span::LineIndex::new(text);
     let span = |s: usize, e: usize| idx.span(text, s, e);
     let line_of = |at: usize| idx.position(text, at).0;
     // A document that does not parse is a note; the others are still read.
-    let (docs, errors) = yaml::load_each(text);
+    // A workflow's triggers are not read (see `actions::without_triggers`).
+    let parsed = if kind == FileKind::Workflow { actions::without_triggers(text) } else { text.into() };
+    let (docs, errors) = yaml::load_each(&parsed);
     for e in errors {
         out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
     }
     match kind {
         FileKind::Compose => compose::scan(&docs, text, &span, ctx, out),
+        FileKind::Workflow => actions::scan(&docs, text, &span, ctx, out),
         FileKind::HelmValues => {
             let keys = helm::HelmKeys { keys: &settings.helm_args, named: settings.helm_args_named };
             helm::scan(&docs, &keys, text, &span, ctx, out);
@@ -64,6 +83,9 @@ fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<
         _ => {
             if docs.iter().any(kubernetes::is_manifest) {
                 kubernetes::scan(&docs, text, &span, ctx, out);
+            }
+            if docs.iter().any(llama_swap::is_config) {
+                llama_swap::scan(&docs, text, &span, ctx, out);
             }
             if docs.iter().any(prom_rules::is_rule_file) {
                 prom_rules::scan(&docs, text, &line_of, &span, ctx, out);

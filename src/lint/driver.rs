@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use globset::GlobSet;
 
+use super::evidence;
 use super::file::lint_file;
 use super::finding::{FileReport, Report};
 use super::folder::{Folder, Folders};
@@ -102,8 +103,13 @@ impl<'s, 'a> Linter<'s, 'a> {
         let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.input.read(rel), None));
             // A scan made as another kind (by name, not by content) is not reused.
-            let scanned = scanned.filter(|_| kind == FileKind::Shell);
+            let scanned = scanned.filter(|(k, _)| *k == kind).map(|(_, s)| s);
             match read {
+                // An env file is the engine's only with evidence.
+                Ok(text) if kind == FileKind::Env => {
+                    let scanned = evidence::env_scan(rel, &text.text, self.settings, folder);
+                    Ok(lint_file(rel, text, kind, self.settings, folder, Some(scanned)))
+                }
                 Ok(text) => Ok(lint_file(rel, text, kind, self.settings, folder, scanned)),
                 Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
             }

@@ -1,9 +1,11 @@
 //! A folder's context — its env trio — computed once per folder: the env
 //! variables its serve scripts pass to flags (`--max-num-seqs
-//! "${MAX_SEQS:-2}"` maps `MAX_SEQS`), and the engine version its env files
-//! pin (`…/radiance:1.0.13`). The pin applies to every file in the folder:
-//! runbook, serve script and env files are judged against the same build.
-//! The texts read here are kept, so no file is read twice.
+//! "${MAX_SEQS:-2}"` maps `MAX_SEQS`), the engine version its env files
+//! pin (`…/radiance:1.0.13`), and whether its env files are the engine's
+//! (a pin, a serve script that runs the engine, a unit that names the
+//! file). The pin applies to every file in the folder: runbook, serve
+//! script and env files are judged against the same build. The texts read
+//! here are kept, so no file is read twice.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,14 +29,18 @@ pub struct Folder {
     pub pins: Vec<(String, PathBuf)>,
     /// Said once for the folder: a pin to a version with no catalogue.
     pub note: Option<String>,
+    /// A serve script of the folder runs the engine.
+    pub serves: bool,
+    /// File names the folder's engine units read (`EnvironmentFile=`).
+    pub unit_env: Vec<String>,
     /// Texts read (and scripts scanned) for the context, by path, for the
     /// lint to reuse.
     texts: Mutex<HashMap<PathBuf, Read>>,
 }
 
-/// A file the folder's context read: its text, and its scan when it was
-/// scanned against the folder's catalogue.
-pub type Read = (Result<Text, String>, Option<Scan>);
+/// A file the folder's context read: its text, and its scan (as the kind
+/// it was scanned as) when it was scanned against the folder's catalogue.
+pub type Read = (Result<Text, String>, Option<(FileKind, Scan)>);
 
 impl Folder {
     /// A text this folder's context already read (taken: each is linted once).
@@ -46,6 +52,14 @@ impl Folder {
             *texts = HashMap::new();
         }
         read
+    }
+
+    /// True when something in the folder says an env file there is the
+    /// engine's: an engine image pinned, a serve script that runs the
+    /// engine, a unit of the engine that reads the file.
+    pub fn reads(&self, path: &Path) -> bool {
+        let name = path.file_name().map(|n| n.to_string_lossy());
+        !self.pins.is_empty() || self.serves || name.is_some_and(|n| self.unit_env.iter().any(|u| *u == n))
     }
 
     /// The catalogue the folder's files are judged against: its pin's, or
@@ -122,16 +136,30 @@ impl Folders {
     }
 }
 
+/// True when a scan holds the engine's argv.
+fn runs_engine(s: &Scan) -> bool {
+    use super::refs::{FlagSite, Ref};
+    !s.env_flags.is_empty()
+        || s.refs.iter().any(|r| matches!(r, Ref::Flag { site: FlagSite::Argv, .. } | Ref::Stray { .. }))
+}
+
 fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     let mut folder = Folder::default();
-    // Only env files and scripts matter; judge by name (an extension-less
-    // file may still be a script) so nothing else in the folder is read.
+    // Only env files, scripts and units matter; judge by name (an
+    // extension-less file may still be a script) so nothing else in the
+    // folder is read.
     let by_name = |p: &Path| {
-        classify(p, &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| matches!(k, FileKind::Env | FileKind::Shell))
+        let head: &[u8] = if p.extension().is_none() { b"#!/bin/sh\n" } else { b"" };
+        classify(p, &settings.env_files, head)
+            .is_some_and(|k| matches!(k, FileKind::Env | FileKind::Shell | FileKind::Systemd | FileKind::Quadlet))
     };
     let siblings = input.siblings(path, &by_name);
-    // A folder with no env file (the linted one included) has no trio.
-    let is_env = |p: &Path| classify(p, &settings.env_files, b"").is_some_and(|k| k == FileKind::Env);
+    // A folder with no env file (the linted one included) has no trio; a
+    // unit may name one of another name (`EnvironmentFile=engine.conf`).
+    let is_env = |p: &Path| {
+        classify(p, &settings.env_files, b"")
+            .is_some_and(|k| matches!(k, FileKind::Env | FileKind::Systemd | FileKind::Quadlet))
+    };
     if !is_env(path) && !siblings.iter().any(|p| is_env(p)) {
         return folder;
     }
@@ -155,12 +183,17 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     let mut texts = HashMap::new();
     for (p, read, kind) in read {
         let mut scanned = None;
-        if let (Ok(t), Some(FileKind::Shell)) = (&read, kind) {
-            let s = scan(&t.text, FileKind::Shell, settings, catalog);
+        if let (Ok(t), Some(kind @ (FileKind::Shell | FileKind::Systemd | FileKind::Quadlet))) = (&read, kind) {
+            let s = scan(&t.text, kind, settings, catalog);
             for (var, flag) in &s.env_flags {
                 folder.env_flags.entry(var.clone()).or_insert_with(|| flag.clone());
             }
-            scanned = Some(s);
+            // A script whose argv is the engine's serves it; a unit names
+            // its env files only when it runs the engine.
+            folder.serves |= kind == FileKind::Shell && runs_engine(&s);
+            let names = s.env_files.iter().filter_map(|f| Path::new(f).file_name());
+            folder.unit_env.extend(names.map(|n| n.to_string_lossy().into_owned()));
+            scanned = Some((kind, s));
         }
         texts.insert(p, (read, scanned));
     }

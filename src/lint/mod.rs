@@ -25,6 +25,7 @@ pub mod argv;
 pub mod baseline;
 mod dispatch;
 mod driver;
+mod evidence;
 mod file;
 pub mod finding;
 pub mod fix;

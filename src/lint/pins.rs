@@ -28,7 +28,16 @@ pub(crate) fn group<'a>(
     notes: &mut Vec<String>,
 ) -> Vec<(&'a Catalog, Vec<Ref>)> {
     let mut groups: Vec<(&Catalog, Vec<Ref>)> = Vec::new();
-    if !matches!(kind, FileKind::Markdown | FileKind::Env | FileKind::Shell) {
+    if !matches!(
+        kind,
+        FileKind::Markdown
+            | FileKind::Env
+            | FileKind::Shell
+            | FileKind::Batch
+            | FileKind::PowerShell
+            | FileKind::Makefile
+            | FileKind::Procfile
+    ) {
         let pinned_to = |pin: &str, notes: &mut Vec<String>| match settings
             .all
             .iter()

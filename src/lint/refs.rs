@@ -59,6 +59,12 @@ pub enum Ref {
         pattern: bool,
         usage: Option<Box<Usage>>,
     },
+    /// An env line no reader takes as it is written (`KEY = v`, `A-B=v`, a
+    /// key set again further down), found by the env scanner.
+    EnvLine {
+        problem: EnvProblem,
+        span: Span,
+    },
     /// A bare word in an argv whose engine takes no positional arguments;
     /// `after` is the option before it, when there is one.
     Stray {
@@ -67,6 +73,18 @@ pub enum Ref {
         after: Option<String>,
         binary: Option<std::sync::Arc<Binary>>,
     },
+}
+
+/// What is wrong with an env line as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvProblem {
+    /// Spaces around `=` (the span covers them and the `=`); `before`: some
+    /// stand between the key and `=`.
+    Spaces { key: String, before: bool },
+    /// A `-` in the key.
+    Hyphen { key: String },
+    /// The key is set again on `line`, which wins.
+    Duplicate { key: String, line: usize },
 }
 
 /// How a PromQL query uses a metric selector.
@@ -84,9 +102,11 @@ pub struct Usage {
 impl Ref {
     pub fn span(&self) -> Span {
         match self {
-            Ref::Flag { span, .. } | Ref::Env { span, .. } | Ref::Metric { span, .. } | Ref::Stray { span, .. } => {
-                *span
-            }
+            Ref::Flag { span, .. }
+            | Ref::Env { span, .. }
+            | Ref::Metric { span, .. }
+            | Ref::Stray { span, .. }
+            | Ref::EnvLine { span, .. } => *span,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod bad_value;
 mod ctx;
+mod env_key_case;
 mod histogram_base_name;
 mod invented_flag;
 mod invented_member;
@@ -17,6 +18,7 @@ mod unknown_env_knob;
 mod unknown_label;
 mod unknown_metric;
 pub(crate) mod unknown_suppression;
+mod unread_env_line;
 pub(crate) mod unused_suppression;
 mod wrong_binary;
 mod wrong_metric_prefix;
@@ -98,6 +100,8 @@ pub static RULES: &[&Rule] = &[
     &quantile_of_non_histogram::RULE,
     &histogram_base_name::RULE,
     &unknown_label::RULE,
+    &unread_env_line::RULE,
+    &env_key_case::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.

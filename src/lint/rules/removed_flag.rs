@@ -42,6 +42,8 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         Ref::Env { key, span, .. } => match s.env {
             Some(t) if t.flag.removed.is_some() => (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name)),
             Some(_) => return,
+            // A key in lower case sets nothing (KNB019).
+            None if key.bytes().any(|b| b.is_ascii_lowercase()) => return,
             None => {
                 let Some(t) = ctx.all.iter().find_map(|c| env_target(key, c, ctx.profile, ctx.env_flags)) else {
                     return;
@@ -49,7 +51,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name))
             }
         },
-        Ref::Metric { .. } | Ref::Stray { .. } => return,
+        Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } => return,
     };
     // Still parsed by the pinned build, but always refused.
     if let Some(f) = ctx.flag(&name) {

@@ -4,7 +4,7 @@
 use super::Ctx;
 use crate::catalog::model::{Flag, Metric};
 use crate::catalog::query::{env_target, find_metric, judge, EnvTarget, Verdict};
-use crate::lint::refs::Ref;
+use crate::lint::refs::{EnvProblem, Ref};
 use crate::lint::span::Span;
 
 /// A reference and what the pinned build makes of it, resolved once for
@@ -27,9 +27,14 @@ impl<'r, 'c> Subject<'r, 'c> {
         let mut s = Subject { r, flag: None, env: None, metric: None, verdict: Verdict::Fine };
         match r {
             Ref::Flag { name, .. } => s.flag = ctx.flag(name),
-            Ref::Env { key, .. } => s.env = env_target(key, ctx.catalog, ctx.profile, ctx.env_flags),
+            // Env keys are case-sensitive: one in lower case sets a flag only
+            // when a serve script reads it as written (KNB019 says the rest).
+            Ref::Env { key, .. } => {
+                s.env = env_target(key, ctx.catalog, ctx.profile, ctx.env_flags)
+                    .filter(|_| !key.bytes().any(|b| b.is_ascii_lowercase()) || ctx.env_flags.contains_key(key))
+            }
             Ref::Metric { name, pattern: false, .. } => s.metric = find_metric(ctx.catalog, name),
-            Ref::Metric { .. } | Ref::Stray { .. } => {}
+            Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } => {}
         }
         if let Some((flag, value, _)) = s.setting() {
             s.verdict = judge(flag, value);
@@ -61,6 +66,11 @@ impl<'r, 'c> Subject<'r, 'c> {
             (Ref::Env { key, .. }, Some(t)) => format!("`{key}` (`{}`)", t.flag.name),
             (Ref::Flag { name, .. }, _) | (Ref::Env { key: name, .. }, None) => format!("`{name}`"),
             (Ref::Metric { name, .. }, _) | (Ref::Stray { word: name, .. }, _) => format!("`{name}`"),
+            (Ref::EnvLine { problem, .. }, _) => match problem {
+                EnvProblem::Spaces { key, .. } | EnvProblem::Hyphen { key } | EnvProblem::Duplicate { key, .. } => {
+                    format!("`{key}`")
+                }
+            },
         }
     }
 }

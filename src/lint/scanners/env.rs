@@ -1,6 +1,7 @@
 //! Env files: `KEY=value` lines, with `export`, quotes, comments, CRLF and a
 //! byte-order mark. Every key is reported; the rules decide which keys set a
-//! flag. Image pins (`…/radiance:1.0.13`) are collected for version selection.
+//! flag. Lines no reader takes as written are reported as such: spaces
+//! around `=`, a `-` in a key, a key set again (the earlier line is dead). Image pins (`…/radiance:1.0.13`) are collected for version selection.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -9,7 +10,7 @@ use regex::Regex;
 
 use super::engine_matcher::EngineMatcher;
 use super::{Scan, ScanCtx};
-use crate::lint::refs::{Ref, Value};
+use crate::lint::refs::{EnvProblem, Ref, Value};
 use crate::lint::span::{LineIndex, Span};
 use crate::lint::suppress;
 
@@ -40,6 +41,24 @@ fn assignment(line: &str, at: usize) -> Option<(Range<usize>, Range<usize>)> {
     let value_start = line.len() - line[eq + 1..].trim_start().len();
     let value_end = value_start.max(line.trim_end().len());
     Some((at..key_end, value_start..value_end))
+}
+
+/// The key of a line that would be an assignment but for a `-` in its key
+/// (`CHECKPOINT-POLICY=floor`).
+fn hyphenated(line: &str) -> Option<Range<usize>> {
+    let lead = line.len() - line.trim_start().len();
+    let at = line[lead..]
+        .strip_prefix("export")
+        .filter(|r| r.starts_with(char::is_whitespace))
+        .map_or(lead, |r| line.len() - r.trim_start().len());
+    let b = line.as_bytes();
+    if !b.get(at).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') {
+        return None;
+    }
+    let len = b[at..].iter().position(|c| !(c.is_ascii_alphanumeric() || *c == b'_' || *c == b'-'))?;
+    let key = at..at + len;
+    let eq = line[key.end..].trim_start().starts_with('=');
+    (eq && line[key.clone()].contains('-') && !line[key.clone()].ends_with('-')).then_some(key)
 }
 
 /// Splits a raw value into its text and byte range within `raw`: quotes
@@ -114,16 +133,24 @@ pub fn assignment_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, _ctx: &
 pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
     let idx = LineIndex::new(text);
     let span = |s: usize, e: usize| idx.span(text, s, e);
-    scan_text(text, &span, ctx, out);
+    scan_lines(text, &span, ctx, true, out);
     out.suppressions.extend(suppress::line_comments(text));
 }
 
 /// Scans env lines in `text`; `span` maps byte ranges of `text` into the file.
 pub fn scan_text(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    scan_lines(text, span, ctx, false, out)
+}
+
+/// Scans env lines; in an env file (`file`), the lines no reader takes as
+/// written too (in a runbook, two lines of one key may be two choices).
+fn scan_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, file: bool, out: &mut Scan) {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bom = text.len() - body.len();
     let mut offset = bom;
-    for line in body.split_inclusive('\n') {
+    // Each key's lines, for the keys set more than once.
+    let mut seen: Vec<(String, Vec<(usize, Span)>)> = Vec::new();
+    for (n, line) in body.split_inclusive('\n').enumerate() {
         let content = line.trim_end_matches(['\n', '\r']);
         let start = offset;
         offset += line.len();
@@ -131,15 +158,40 @@ pub fn scan_text(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let Some((key, raw)) = env_line(content) else { continue };
+        let Some((key, raw)) = env_line(content) else {
+            if let Some(key) = hyphenated(content).filter(|_| file) {
+                let problem = EnvProblem::Hyphen { key: content[key.clone()].to_string() };
+                out.refs.push(Ref::EnvLine { problem, span: span(start + key.start, start + key.end) });
+            }
+            continue;
+        };
         let (value, vs, ve) = value_of(&content[raw.clone()]);
         let key_span = span(start + key.start, start + key.end);
+        // `KEY = value`: the spaces and the `=` between key and value.
+        let eq = key.end + content[key.end..].find('=').unwrap_or(0);
+        let spaced_value = raw.start > eq + 1 && !raw.is_empty();
+        if file && (key.end < eq || spaced_value) {
+            let problem = EnvProblem::Spaces { key: content[key.clone()].to_string(), before: key.end < eq };
+            let end = if spaced_value { raw.start } else { eq + 1 };
+            out.refs.push(Ref::EnvLine { problem, span: span(start + key.end, start + end) });
+        }
+        match seen.iter_mut().find(|(k, _)| *k == content[key.clone()]) {
+            Some((_, lines)) => lines.push((n + 1, key_span)),
+            None => seen.push((content[key.clone()].to_string(), vec![(n + 1, key_span)])),
+        }
         let value = (!value.is_empty()).then(|| Value {
             text: Some(value.clone()),
             span: span(start + raw.start + vs, start + raw.start + ve),
             var: None,
         });
         out.refs.push(Ref::Env { key: content[key].to_string(), span: key_span, value });
+    }
+    // A key set again: the last line wins, the others set nothing.
+    for (key, lines) in seen.into_iter().filter(|(_, l)| file && l.len() > 1) {
+        let last = lines.last().map_or(0, |(n, _)| *n);
+        for (_, at) in &lines[..lines.len() - 1] {
+            out.refs.push(Ref::EnvLine { problem: EnvProblem::Duplicate { key: key.clone(), line: last }, span: *at });
+        }
     }
     ctx.metrics.scan(text, span, &mut out.refs);
     image_pins(text, ctx.commands, span, &mut out.pins);

@@ -29,6 +29,15 @@ fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b':'
 }
 
+/// True when the text after a name goes on as a word a metric cannot hold:
+/// a `-` and a letter or digit, behind a closing quote or not
+/// (`radiance:stats-port`, `"radiance:overview"-panel`): the name was cut
+/// at a character no metric has, so it is a word of prose, not a metric.
+fn cut_word(after: &str) -> bool {
+    let b = after.trim_start_matches(['"', '\'']).as_bytes();
+    b.first() == Some(&b'-') && b.get(1).is_some_and(u8::is_ascii_alphanumeric)
+}
+
 /// The pattern syntax after a name (`*`, `.*`, `(a|b)`, `[…]`, `+`, `?`, a
 /// sentence's `.`, more name characters): where it ends, from `i`.
 fn tail_end(b: &[u8], mut i: usize) -> usize {
@@ -129,6 +138,9 @@ impl Matcher {
                     .next()
                     .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit() || "smhdwy:".contains(c)));
             let pattern_tail = if is_range { "" } else { tail.trim_end_matches('.') };
+            if pattern_tail.is_empty() && cut_word(&text[end..]) {
+                continue;
+            }
             if pattern_tail.is_empty() {
                 out.push(Ref::Metric { name: name.to_string(), span: span(start, end), pattern: false, usage: None });
             } else {
@@ -176,6 +188,11 @@ mod tests {
         assert!(names("image ghcr.io/x/radiance:1.8.1").is_empty());
         assert!(names("a `radiance:`-only query").is_empty());
         assert!(names("https://radiance:8000/metrics").is_empty());
+        // Prose: a word cut at `-`, a quoted name that goes on as a word.
+        assert!(names("the radiance:stats-port setting").is_empty());
+        assert!(names("see the \"radiance:overview\"-dashboard").is_empty());
+        assert_eq!(names("radiance:engine_steps_total - 1"), ["radiance:engine_steps_total"]);
+        assert_eq!(names("\"radiance:engine_steps_total\"-"), ["radiance:engine_steps_total"]);
     }
 
     #[test]
@@ -215,6 +232,12 @@ mod tests {
                     .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit() || "smhdwy:".contains(c)));
             let pattern_tail = if is_range { "" } else { tail.trim_end_matches('.') };
             let end = m.end() + pattern_tail.len();
+            // A word cut at `-` (after a closing quote or not) is prose.
+            static CUT: std::sync::LazyLock<regex::Regex> =
+                std::sync::LazyLock::new(|| regex::Regex::new(r#"^["']*-[A-Za-z0-9]"#).expect("regex"));
+            if pattern_tail.is_empty() && CUT.is_match(&text[m.end()..]) {
+                continue;
+            }
             out.push((text[m.start()..end].to_string(), !pattern_tail.is_empty()));
         }
         out

@@ -8,9 +8,13 @@
 //! compiled into matchers (`engine_matcher`), how a command line runs the
 //! engine (`invocation`), the words of an argv written in a structured file
 //! (`items`) and their judging (`argv`), the image/command/env shape of a
-//! container (`container`), and `\`-continued lines (`continuation`).
+//! container (`container`), `\`-continued lines (`continuation`), and the
+//! text of another script language rewritten as shell, places kept
+//! (`rewrite`).
 
+pub mod actions;
 mod argv;
+pub mod batch;
 pub mod compose;
 mod container;
 mod continuation;
@@ -21,11 +25,16 @@ pub mod helm;
 mod invocation;
 mod items;
 pub mod kubernetes;
+pub mod llama_swap;
+pub mod makefile;
 pub mod markdown;
 pub mod metrics;
+pub mod powershell;
+pub mod procfile;
 pub mod prom_rules;
 pub mod promql;
 pub mod quadlet;
+mod rewrite;
 pub mod shell;
 pub mod systemd;
 pub mod unit;

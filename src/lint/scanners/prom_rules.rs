@@ -1,11 +1,13 @@
 //! Prometheus rule files (alerting and recording rules): each rule's
 //! `expr:` is a PromQL query, read by the PromQL scanner; a query that does
 //! not parse is a note naming its line, and its metric names are still
-//! checked.
+//! checked. A series a `record:` rule of the file records is a known series
+//! for the queries that use it: it is not the engine's to know.
 
 use super::promql;
 use super::yaml::Node;
 use super::{Scan, ScanCtx};
+use crate::lint::refs::Ref;
 use crate::lint::span::Span;
 
 /// True when a document holds rule groups.
@@ -21,6 +23,13 @@ pub fn scan(
     ctx: &ScanCtx<'_>,
     out: &mut Scan,
 ) {
+    let rules = || {
+        docs.iter()
+            .flat_map(|d| d.get("groups").map(Node::items).unwrap_or_default())
+            .flat_map(|g| g.get("rules").map(Node::items).unwrap_or_default())
+    };
+    let recorded: Vec<&str> = rules().filter_map(|r| r.get("record").and_then(Node::str)).collect();
+    let first = out.refs.len();
     for doc in docs {
         for group in doc.get("groups").map(Node::items).unwrap_or_default() {
             for rule in group.get("rules").map(Node::items).unwrap_or_default() {
@@ -37,4 +46,8 @@ pub fn scan(
             }
         }
     }
+    // The file's own recorded series are known to the alerts that use them.
+    let found = out.refs.split_off(first);
+    let known = |r: &Ref| matches!(r, Ref::Metric { name, .. } if recorded.contains(&name.as_str()));
+    out.refs.extend(found.into_iter().filter(|r| !known(r)));
 }
