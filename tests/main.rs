@@ -42,6 +42,9 @@ mod config_errors;
 mod deploy;
 // llama.cpp as the second engine: its argv rules on its own idiom.
 mod llama;
+// Argument values as operators write them: missing values, options read
+// as values, placeholders in docs, one-word exec-form elements, folded YAML.
+mod arguments;
 // Hostile file contents: no panic, and exact places for what is judged.
 mod hostile;
 // Every input the fuzzer once crashed on, through its target's entry point.

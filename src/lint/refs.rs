@@ -45,6 +45,9 @@ pub enum Ref {
         binary: Option<std::sync::Arc<Binary>>,
         /// Written `--flag=value`.
         joined: bool,
+        /// A flag that takes a value but was given none: what stood where
+        /// the value should be.
+        gap: Option<Gap>,
     },
     Env {
         key: String,
@@ -91,6 +94,16 @@ impl Ref {
     }
 }
 
+/// What stood where a flag's value should be, when it was given none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gap {
+    /// The argv ends after the flag.
+    End,
+    /// Another option follows it, and the engine's values may not start
+    /// with `-`: the option is read as an option, the flag gets nothing.
+    Option(String),
+}
+
 /// A word of a command line, as a scanner read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word<'s> {
@@ -120,6 +133,8 @@ pub struct ArgvRules {
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
 /// An unknown flag takes no value, so a following word is not judged as one.
+/// The words are the whole argv: a flag last among them that takes a value
+/// is given none ([`Gap::End`]).
 pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
     words: &[W],
     takes_value: TakesValue<'_>,
@@ -127,6 +142,32 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
     binary: Option<&std::sync::Arc<Binary>>,
     span: &dyn Fn(usize, usize) -> Span,
     out: &mut Vec<Ref>,
+) {
+    pair(words, takes_value, rules, binary, span, out, true);
+}
+
+/// [`argv_refs`] on a part of an argv that more words may follow (the
+/// words before an array expansion, an array's own words): a flag last
+/// among them may take its value from what follows.
+pub fn argv_refs_open<'s, W: std::borrow::Borrow<Word<'s>>>(
+    words: &[W],
+    takes_value: TakesValue<'_>,
+    rules: ArgvRules,
+    binary: Option<&std::sync::Arc<Binary>>,
+    span: &dyn Fn(usize, usize) -> Span,
+    out: &mut Vec<Ref>,
+) {
+    pair(words, takes_value, rules, binary, span, out, false);
+}
+
+fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
+    words: &[W],
+    takes_value: TakesValue<'_>,
+    rules: ArgvRules,
+    binary: Option<&std::sync::Arc<Binary>>,
+    span: &dyn Fn(usize, usize) -> Span,
+    out: &mut Vec<Ref>,
+    closed: bool,
 ) {
     let mut i = 0;
     let mut last: Option<&str> = None;
@@ -192,6 +233,7 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
                 site: FlagSite::Argv,
                 binary: binary.cloned(),
                 joined: true,
+                gap: None,
             });
             continue;
         }
@@ -199,10 +241,20 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
         last = Some(text);
         quiet = known.is_none();
         let mut value = None;
+        let mut gap = None;
         for k in 0..known.unwrap_or(0) {
-            let Some(next) = words.get(i).map(|n| n.borrow()) else { break };
+            let Some(next) = words.get(i).map(|n| n.borrow()) else {
+                // A synopsis shows no values; an open argv may give it later.
+                if k == 0 && closed && !synopsis {
+                    gap = Some(Gap::End);
+                }
+                break;
+            };
             let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && t.parse::<f64>().is_err());
             if is_flag && !rules.dash_values {
+                if k == 0 && !synopsis {
+                    gap = next.text.as_deref().map(|t| Gap::Option(t.to_string()));
+                }
                 break;
             }
             quiet |= is_flag;
@@ -223,6 +275,7 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
             site: FlagSite::Argv,
             binary: binary.cloned(),
             joined: false,
+            gap,
         });
     }
 }
