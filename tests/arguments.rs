@@ -115,7 +115,9 @@ fn llama_cpp_options_read_the_next_option_as_their_value() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(
         found(&r.stdout),
-        want(&[(6, 42, "KNB016"), (7, 32, "KNB017"), (8, 29, "KNB017"), (9, 14, "KNB017")]),
+        // Line 31: in a sentence, `llama-server -m` names an option; the
+        // longer span beside it is a command line, and a stale one.
+        want(&[(6, 42, "KNB016"), (7, 32, "KNB017"), (8, 29, "KNB017"), (9, 14, "KNB017"), (31, 75, "KNB016")]),
         "{}",
         r.stdout
     );
@@ -188,5 +190,5 @@ fn placeholders_and_option_lists_in_docs_are_not_values() {
     // llama.cpp's: `<model.gguf>`, `<N>`, `(N)`, `PORT`, `n`, `<mode>`, and
     // `-ngl > 0` in prose, which a shell would read as redirections.
     let r = lint("fixtures/lint/arguments/llama/README.md", LLAMA);
-    assert!(found(&r.stdout).iter().all(|(line, _, _)| *line < 12), "{}", r.stdout);
+    assert!(found(&r.stdout).iter().all(|(line, _, _)| *line < 12 || *line == 31), "{}", r.stdout);
 }

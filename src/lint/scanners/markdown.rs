@@ -373,7 +373,17 @@ fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx
     if trimmed.starts_with("--") {
         loose_flag(trimmed, lead, &span, ctx, out);
     } else if trimmed.split_whitespace().next().is_some_and(|w| could_run_engine(w, ctx)) {
+        let first = out.refs.len();
         shell::scan(&notation(code), &span, ctx, out);
+        // `llama-server -m` in a sentence names an option of the binary; it
+        // is not a command line that ends without the value.
+        if trimmed.split_whitespace().count() <= 2 {
+            for r in &mut out.refs[first..] {
+                if let Ref::Flag { gap, .. } = r {
+                    *gap = None;
+                }
+            }
+        }
     }
     ctx.metrics.scan(code, &span, &mut out.refs);
 }
