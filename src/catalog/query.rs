@@ -340,6 +340,35 @@ mod tests {
     }
 
     #[test]
+    fn placeholders_written_in_docs() {
+        // (flag, value, verdict): what a runbook writes for "a value here".
+        let threads = flag("--threads", Kind::Int, "N", &[], false);
+        let port = flag("--port", Kind::Int, "PORT", &[], false);
+        let stats = flag("--stats-port", Kind::Int, "N", &[], false);
+        let policy = flag("--checkpoint-policy", Kind::Enum, "POLICY", &["tip-only"], true);
+        let chunk = flag("--busy-prefill-chunk", Kind::AutoOrInt, "auto|N", &[], false);
+        let cases = [
+            (&threads, "(N)", Verdict::Fine),
+            (&threads, "(8)", Verdict::Fine),
+            (&threads, "n", Verdict::Fine),
+            (&threads, "THREADS", Verdict::Fine),
+            (&threads, "%THREADS%", Verdict::Fine),
+            (&port, "port", Verdict::Fine),
+            (&policy, "policy", Verdict::Fine),
+            (&policy, "<dir>/<name>", Verdict::Fine),
+            // Not placeholders: a word of the name, a capitalised member,
+            // `AUTO` for auto-or-int, a lower-case word that is no metavar.
+            (&stats, "stats", Verdict::WrongKind("stats".into())),
+            (&policy, "TIP-ONLY", Verdict::NotMember("TIP-ONLY".into())),
+            (&chunk, "AUTO", Verdict::WrongKind("AUTO".into())),
+            (&threads, "many", Verdict::WrongKind("many".into())),
+        ];
+        for (f, v, want) in cases {
+            assert_eq!(judge(f, v), want, "{} {v}", f.name);
+        }
+    }
+
+    #[test]
     fn env_keys_by_declaration_convention_and_negation() {
         let mut mmap = flag("--mmap", Kind::Switch, "", &[], false);
         mmap.negated = vec!["--no-mmap".into()];

@@ -279,3 +279,59 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word<'_>> {
+        line.split(' ')
+            .scan(0, |at, w| {
+                let start = *at;
+                *at += w.len() + 1;
+                Some(Word { text: Some(w.into()), var: None, default: None, start, end: start + w.len() })
+            })
+            .collect()
+    }
+
+    /// (flag, gap) of each flag reference.
+    fn gaps(line: &str, dash_values: bool, open: bool) -> Vec<(String, Option<Gap>)> {
+        let tv = |n: &str| match n {
+            "--policy" | "--port" => Some(1),
+            "--help" => Some(0),
+            _ => None,
+        };
+        let rules = ArgvRules { dash_values, positionals: true };
+        let span = |_: usize, _: usize| Span::default();
+        let mut out = Vec::new();
+        let w = words(line);
+        if open {
+            argv_refs_open(&w, &tv, rules, None, &span, &mut out);
+        } else {
+            argv_refs(&w, &tv, rules, None, &span, &mut out);
+        }
+        out.into_iter()
+            .filter_map(|r| match r {
+                Ref::Flag { name, gap, .. } => Some((name, gap)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_flag_without_its_value_says_what_stood_there() {
+        let g = |n: &str, gap: Option<Gap>| (n.to_string(), gap);
+        assert_eq!(gaps("--port 1 --policy", false, false), [g("--port", None), g("--policy", Some(Gap::End))]);
+        assert_eq!(
+            gaps("--policy --port 1", false, false),
+            [g("--policy", Some(Gap::Option("--port".into()))), g("--port", None)]
+        );
+        // Where values may start with `-`, the next option is the value.
+        assert_eq!(gaps("--policy --port 1", true, false), [g("--policy", None)]);
+        // More words may follow an open argv; a switch wants none; a
+        // synopsis shows no values.
+        assert_eq!(gaps("--port 1 --policy", false, true), [g("--port", None), g("--policy", None)]);
+        assert_eq!(gaps("--help", false, false), [g("--help", None)]);
+        assert_eq!(gaps("[OPTIONS] --policy", false, false), [g("--policy", None)]);
+    }
+}
