@@ -63,8 +63,9 @@ fn folded_and_literal_scalars_keep_each_word_on_its_line() {
 fn an_option_without_its_value_is_found_in_every_kind_of_file() {
     // radiance: its values never start with `-`, so an option before
     // another option has none either. The array `args+=(--checkpoint-policy)`
-    // is given its value by the next `args+=`, and the Dockerfile's last
-    // ENTRYPOINT by its CMD: neither is a finding.
+    // is given its value by the next `args+=`, the Dockerfile's third
+    // ENTRYPOINT by its CMD, and its fourth (no CMD) by `docker run`'s
+    // arguments: none is a finding.
     let cases: &[(&str, Rows)] = &[
         ("serve.sh", &[(12, 3, "KNB016"), (13, 10, "KNB016"), (14, 28, "KNB001")]),
         ("Dockerfile", &[(3, 43, "KNB016"), (7, 7, "KNB001")]),

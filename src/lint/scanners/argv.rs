@@ -7,7 +7,7 @@ use super::invocation::{basename, engine_argv_start, engine_image, entrypoint_ar
 use super::items::{place_map, Item};
 use super::shell::{self, words::Part};
 use super::{Scan, ScanCtx};
-use crate::lint::refs::{argv_refs, Word};
+use crate::lint::refs::{argv_refs, argv_refs_open, Word};
 use crate::lint::span::Span;
 
 /// Judges an argv given as items. `image` is the container image that runs
@@ -22,6 +22,32 @@ pub(crate) fn scan_items(
     span: &dyn Fn(usize, usize) -> Span,
     ctx: &ScanCtx<'_>,
     out: &mut Scan,
+) {
+    scan(items, image, file, span, ctx, out, true);
+}
+
+/// [`scan_items`] on an argv that more words may follow where it is run (a
+/// Dockerfile's exec-form `ENTRYPOINT` without a `CMD`: `docker run IMAGE
+/// ARGS` appends them): its last option may take its value from them.
+pub(crate) fn scan_items_open(
+    items: &[Item],
+    image: Option<&str>,
+    file: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) {
+    scan(items, image, file, span, ctx, out, false);
+}
+
+fn scan(
+    items: &[Item],
+    image: Option<&str>,
+    file: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+    closed: bool,
 ) {
     let Some(first) = items.first() else { return };
     // `sh -c "radiance …"`: the script is shell, read in place.
@@ -69,5 +95,6 @@ pub(crate) fn scan_items(
     };
     let Some((start, binary)) = start else { return };
     let words: Vec<&Word<'_>> = parts[start..].iter().map(|p| &p.word).collect();
-    argv_refs(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+    let pair = if closed { argv_refs } else { argv_refs_open };
+    pair(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
 }
