@@ -92,7 +92,7 @@ fn cut_utf8_and_empty_files_never_panic() {
     std::fs::write(tmp.path().join("empty.md"), "").expect("write");
     std::fs::write(tmp.path().join("cut.env"), [b'X', b'=', 0xe2, 0x86]).expect("write");
     std::fs::write(tmp.path().join("only-bom.env"), "\u{feff}").expect("write");
-    std::fs::write(tmp.path().join("fence.md"), "```sh\nradiance --port").expect("write");
+    std::fs::write(tmp.path().join("fence.md"), "```sh\nradiance --port 8000").expect("write");
     let r = run_in(tmp.path(), &["lint"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // Decoded lossily, with a note saying so (the bad byte is the third).

@@ -39,7 +39,7 @@ fn planted_defects_are_found_and_traps_are_not() {
     let md = "fixtures/lint/llama.cpp/docs/serve.md";
     let env = "fixtures/lint/llama.cpp/svc/server.env";
     let want: Vec<(String, usize, String)> = [
-        (md, 8, "KNB002"),  // -fa takes a value: it consumes -ngl
+        (md, 8, "KNB017"),  // -fa takes a value: it consumes -ngl (issue 20: said so, not "not a member")
         (md, 9, "KNB010"),  // --host is the server's, not llama-cli's
         (md, 11, "KNB002"), // `yes` is not one of the tri-state words
         (md, 13, "KNB002"), // -sm does not split its value: `layer,row` is one word
@@ -71,10 +71,11 @@ fn messages_say_why() {
     };
     let v: serde_json::Value = serde_json::from_str(&human.stdout).expect("json");
     let first = &v["findings"][0];
-    assert_eq!(first["message"], "`-ngl` is not a member of `-fa`");
+    // Issue 20: what happened, not "`-ngl` is not a member of `-fa`".
+    assert_eq!(first["message"], "`-fa` takes a value and would swallow `-ngl` as it");
     assert!(
         first["help"].as_str().is_some_and(|h| h.starts_with(
-            "`--flash-attn` takes a value in llama.cpp b4100, so it reads the next word, `-ngl` (itself `--gpu-layers`), as that value"
+            "`-ngl` (`--gpu-layers`) is read as its value and never set; `-fa` takes one of `on`, `true`, `1`, `off`, `false`, `0`, `auto`, `-1` in llama.cpp b4100 (`-fa [on|off|auto]`)"
         )),
         "{first}"
     );

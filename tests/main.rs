@@ -53,6 +53,9 @@ mod llama;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;
+// Argument values as operators write them: missing values, options read
+// as values, placeholders in docs, one-word exec-form elements, folded YAML.
+mod arguments;
 // Hostile file contents: no panic, and exact places for what is judged.
 mod hostile;
 // Every input the fuzzer once crashed on, through its target's entry point.

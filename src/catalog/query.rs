@@ -91,28 +91,47 @@ pub fn env_target<'c>(
 }
 
 /// Values that stand for a value rather than being one: the flag's metavar
-/// (`N`, `TOKENS`), a single capital letter, `<n>`, `{…}`, an ellipsis, an
-/// unexpanded variable. An upper-case word that is not the metavar is a value
-/// (the validator compares exactly: `FLOOR` is not `floor`).
+/// (`N`, `TOKENS`) or one of its words in lower case (`n`, `port` for
+/// `PORT`; a word of the flag's name is not one: `--stats-port stats` may
+/// be a real mistake), a single
+/// capital letter, a bracketed word (`<n>`, `{N}`, `[N]`, `(N)`), a word
+/// holding one (`<user>/<model>`), an ellipsis, an unexpanded variable
+/// (`$X`, `%X%`); for a number, any all-capital word (`--port PORT`). An
+/// upper-case word that is not the metavar is a value of an enum or a
+/// string (the validator compares exactly: `FLOOR` is not `floor`).
 pub fn is_placeholder(value: &str, flag: &Flag) -> bool {
     let v = value.trim();
     let metavar_parts = || flag.metavar.split(['|', ' ', ',', ':']).map(str::trim).filter(|p| !p.is_empty());
-    // Where the source states no metavar, an all-capital word that is no
-    // member in any case (`--spec-type TYPE`) stands for the value.
-    let unnamed = flag.metavar.is_empty()
-        && v.len() >= 2
-        && v.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+    let capitals = v.len() >= 2
+        && v.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && v.chars().any(|c| c.is_ascii_uppercase())
         && !flag.members.iter().any(|m| m.eq_ignore_ascii_case(v));
+    // Where the source states no metavar (`--spec-type TYPE`), or where the
+    // value is a number (no word of capitals is one), such a word stands for it.
+    let numeric = matches!(flag.kind, Kind::Int | Kind::Float | Kind::AutoOrInt);
+    let unnamed = capitals && (flag.metavar.is_empty() || (numeric && !v.eq_ignore_ascii_case("auto")));
+    let lower = !v.is_empty() && v.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '-');
+    let metavar_word =
+        lower && metavar_parts().any(|p| p.chars().any(|c| c.is_ascii_uppercase()) && p.eq_ignore_ascii_case(v));
+    let wrapped = |open: char, close: char| v.len() > 2 && v.starts_with(open) && v.ends_with(close);
+    let holds = |open: char, close: char| {
+        v.split(open).skip(1).any(|rest| rest.find(close).is_some_and(|end| end > 0 && !rest[..end].contains(' ')))
+    };
     unnamed
+        || metavar_word
         || v.is_empty()
         || v == flag.metavar
         || metavar_parts().any(|p| p == v && p.chars().any(|c| c.is_ascii_uppercase()))
         || v.contains('$')
         || v.contains("...")
         || v.contains('…')
+        || wrapped('%', '%')
+        || wrapped('(', ')')
         || (v.starts_with('<') && v.ends_with('>'))
         || (v.starts_with('{') && v.ends_with('}'))
         || (v.starts_with('[') && v.ends_with(']'))
+        || holds('<', '>')
+        || holds('{', '}')
         || (v.len() == 1 && v.chars().all(|c| c.is_ascii_uppercase()))
 }
 
@@ -318,6 +337,35 @@ mod tests {
         let interval = flag("--checkpoint-interval", Kind::Int, "TOKENS", &[], false);
         assert_eq!(judge(&interval, "2k"), Verdict::WrongKind("2k".into()));
         assert_eq!(judge(&interval, "N"), Verdict::Fine, "a one-letter capital is a placeholder");
+    }
+
+    #[test]
+    fn placeholders_written_in_docs() {
+        // (flag, value, verdict): what a runbook writes for "a value here".
+        let threads = flag("--threads", Kind::Int, "N", &[], false);
+        let port = flag("--port", Kind::Int, "PORT", &[], false);
+        let stats = flag("--stats-port", Kind::Int, "N", &[], false);
+        let policy = flag("--checkpoint-policy", Kind::Enum, "POLICY", &["tip-only"], true);
+        let chunk = flag("--busy-prefill-chunk", Kind::AutoOrInt, "auto|N", &[], false);
+        let cases = [
+            (&threads, "(N)", Verdict::Fine),
+            (&threads, "(8)", Verdict::Fine),
+            (&threads, "n", Verdict::Fine),
+            (&threads, "THREADS", Verdict::Fine),
+            (&threads, "%THREADS%", Verdict::Fine),
+            (&port, "port", Verdict::Fine),
+            (&policy, "policy", Verdict::Fine),
+            (&policy, "<dir>/<name>", Verdict::Fine),
+            // Not placeholders: a word of the name, a capitalised member,
+            // `AUTO` for auto-or-int, a lower-case word that is no metavar.
+            (&stats, "stats", Verdict::WrongKind("stats".into())),
+            (&policy, "TIP-ONLY", Verdict::NotMember("TIP-ONLY".into())),
+            (&chunk, "AUTO", Verdict::WrongKind("AUTO".into())),
+            (&threads, "many", Verdict::WrongKind("many".into())),
+        ];
+        for (f, v, want) in cases {
+            assert_eq!(judge(f, v), want, "{} {v}", f.name);
+        }
     }
 
     #[test]

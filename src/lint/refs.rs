@@ -45,6 +45,9 @@ pub enum Ref {
         binary: Option<std::sync::Arc<Binary>>,
         /// Written `--flag=value`.
         joined: bool,
+        /// A flag that takes a value but was given none: what stood where
+        /// the value should be.
+        gap: Option<Gap>,
     },
     Env {
         key: String,
@@ -111,6 +114,16 @@ impl Ref {
     }
 }
 
+/// What stood where a flag's value should be, when it was given none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gap {
+    /// The argv ends after the flag.
+    End,
+    /// Another option follows it, and the engine's values may not start
+    /// with `-`: the option is read as an option, the flag gets nothing.
+    Option(String),
+}
+
 /// A word of a command line, as a scanner read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word<'s> {
@@ -140,6 +153,8 @@ pub struct ArgvRules {
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
 /// An unknown flag takes no value, so a following word is not judged as one.
+/// The words are the whole argv: a flag last among them that takes a value
+/// is given none ([`Gap::End`]).
 pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
     words: &[W],
     takes_value: TakesValue<'_>,
@@ -147,6 +162,32 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
     binary: Option<&std::sync::Arc<Binary>>,
     span: &dyn Fn(usize, usize) -> Span,
     out: &mut Vec<Ref>,
+) {
+    pair(words, takes_value, rules, binary, span, out, true);
+}
+
+/// [`argv_refs`] on a part of an argv that more words may follow (the
+/// words before an array expansion, an array's own words): a flag last
+/// among them may take its value from what follows.
+pub fn argv_refs_open<'s, W: std::borrow::Borrow<Word<'s>>>(
+    words: &[W],
+    takes_value: TakesValue<'_>,
+    rules: ArgvRules,
+    binary: Option<&std::sync::Arc<Binary>>,
+    span: &dyn Fn(usize, usize) -> Span,
+    out: &mut Vec<Ref>,
+) {
+    pair(words, takes_value, rules, binary, span, out, false);
+}
+
+fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
+    words: &[W],
+    takes_value: TakesValue<'_>,
+    rules: ArgvRules,
+    binary: Option<&std::sync::Arc<Binary>>,
+    span: &dyn Fn(usize, usize) -> Span,
+    out: &mut Vec<Ref>,
+    closed: bool,
 ) {
     let mut i = 0;
     let mut last: Option<&str> = None;
@@ -212,6 +253,7 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
                 site: FlagSite::Argv,
                 binary: binary.cloned(),
                 joined: true,
+                gap: None,
             });
             continue;
         }
@@ -219,10 +261,20 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
         last = Some(text);
         quiet = known.is_none();
         let mut value = None;
+        let mut gap = None;
         for k in 0..known.unwrap_or(0) {
-            let Some(next) = words.get(i).map(|n| n.borrow()) else { break };
+            let Some(next) = words.get(i).map(|n| n.borrow()) else {
+                // A synopsis shows no values; an open argv may give it later.
+                if k == 0 && closed && !synopsis {
+                    gap = Some(Gap::End);
+                }
+                break;
+            };
             let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && t.parse::<f64>().is_err());
             if is_flag && !rules.dash_values {
+                if k == 0 && !synopsis {
+                    gap = next.text.as_deref().map(|t| Gap::Option(t.to_string()));
+                }
                 break;
             }
             quiet |= is_flag;
@@ -243,6 +295,63 @@ pub fn argv_refs<'s, W: std::borrow::Borrow<Word<'s>>>(
             site: FlagSite::Argv,
             binary: binary.cloned(),
             joined: false,
+            gap,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word<'_>> {
+        line.split(' ')
+            .scan(0, |at, w| {
+                let start = *at;
+                *at += w.len() + 1;
+                Some(Word { text: Some(w.into()), var: None, default: None, start, end: start + w.len() })
+            })
+            .collect()
+    }
+
+    /// (flag, gap) of each flag reference.
+    fn gaps(line: &str, dash_values: bool, open: bool) -> Vec<(String, Option<Gap>)> {
+        let tv = |n: &str| match n {
+            "--policy" | "--port" => Some(1),
+            "--help" => Some(0),
+            _ => None,
+        };
+        let rules = ArgvRules { dash_values, positionals: true };
+        let span = |_: usize, _: usize| Span::default();
+        let mut out = Vec::new();
+        let w = words(line);
+        if open {
+            argv_refs_open(&w, &tv, rules, None, &span, &mut out);
+        } else {
+            argv_refs(&w, &tv, rules, None, &span, &mut out);
+        }
+        out.into_iter()
+            .filter_map(|r| match r {
+                Ref::Flag { name, gap, .. } => Some((name, gap)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_flag_without_its_value_says_what_stood_there() {
+        let g = |n: &str, gap: Option<Gap>| (n.to_string(), gap);
+        assert_eq!(gaps("--port 1 --policy", false, false), [g("--port", None), g("--policy", Some(Gap::End))]);
+        assert_eq!(
+            gaps("--policy --port 1", false, false),
+            [g("--policy", Some(Gap::Option("--port".into()))), g("--port", None)]
+        );
+        // Where values may start with `-`, the next option is the value.
+        assert_eq!(gaps("--policy --port 1", true, false), [g("--policy", None)]);
+        // More words may follow an open argv; a switch wants none; a
+        // synopsis shows no values.
+        assert_eq!(gaps("--port 1 --policy", false, true), [g("--port", None), g("--policy", None)]);
+        assert_eq!(gaps("--help", false, false), [g("--help", None)]);
+        assert_eq!(gaps("[OPTIONS] --policy", false, false), [g("--policy", None)]);
     }
 }

@@ -21,7 +21,7 @@
 //! BUSY_PREFILL_CHUNK=auto
 //! ```
 
-use super::{consumed_flag, Ctx, Rule, Severity, Subject, Violation};
+use super::{swallowed, Ctx, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{kind_phrase, Verdict};
 
 pub const RULE: Rule =
@@ -30,10 +30,11 @@ pub const RULE: Rule =
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Verdict::WrongKind(bad) = &s.verdict else { return };
     let Some((flag, _, span)) = s.setting() else { return };
-    let mut help = format!("`{}` takes {} ({})", flag.name, kind_phrase(flag), flag.kind.as_str());
-    if let Some(why) = consumed_flag(bad, flag, ctx) {
-        help = format!("{why}; {help}");
+    // An option read as the value: swallowed-option's finding.
+    if swallowed(s, ctx).is_some() {
+        return;
     }
+    let help = format!("`{}` takes {} ({})", flag.name, kind_phrase(flag), flag.kind.as_str());
     out.push(Violation {
         rule: &RULE,
         span,

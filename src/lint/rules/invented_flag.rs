@@ -35,6 +35,10 @@ pub const RULE: Rule = Rule {
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
     let Ref::Flag { name, span, site, joined, .. } = r else { return };
+    if let Some((first, rest)) = name.split_once(char::is_whitespace).filter(|_| *site == FlagSite::Argv) {
+        out.push(one_word(name, first, rest.trim(), *span, ctx));
+        return;
+    }
     if s.flag.is_some() {
         // `--x=v` is one unknown word to an engine that takes no `=` form.
         if *joined && *site == FlagSite::Argv && !ctx.profile.argv.equals {
@@ -67,6 +71,26 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         }),
         fix: None,
     });
+}
+
+/// An argv word holding several words (`"--port 8000"` as one exec-form
+/// element, or quoted whole in a shell line): the engine looks the whole
+/// word up as one option and refuses it.
+fn one_word(name: &str, first: &str, rest: &str, span: crate::lint::span::Span, ctx: &Ctx<'_>) -> Violation {
+    let mut help = format!("split it into separate words: `{first}` and `{rest}`");
+    if ctx.flag(first).is_none() {
+        help.push_str(&format!("; `{first}` is not a flag of {} either", ctx.build()));
+        if let Some(n) = suggest(first, flag_names(ctx.catalog)) {
+            help.push_str(&format!(" (did you mean `{n}`?)"));
+        }
+    }
+    Violation {
+        rule: &RULE,
+        span,
+        message: format!("the engine receives `{name}` as one word, which is no flag of {}", ctx.build()),
+        help: Some(help),
+        fix: None,
+    }
 }
 
 /// A lone `--flag` in prose is the engine's when it is one typo from a

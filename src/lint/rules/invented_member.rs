@@ -20,7 +20,7 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{consumed_flag, Ctx, Rule, Severity, Subject, Violation};
+use super::{swallowed, Ctx, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{members_list, suggest, Verdict};
 
 pub const RULE: Rule = Rule {
@@ -34,6 +34,10 @@ pub const RULE: Rule = Rule {
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Verdict::NotMember(bad) = &s.verdict else { return };
     let Some((flag, _, span)) = s.setting() else { return };
+    // An option read as the value: swallowed-option's finding.
+    if swallowed(s, ctx).is_some() {
+        return;
+    }
     let mut help = format!("{} accepts {}", ctx.build(), members_list(flag));
     if let Some(from) = &flag.members_from {
         help.push_str(&format!(
@@ -45,9 +49,6 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     }
     if let Some(n) = suggest(bad, flag.members.iter().map(String::as_str)) {
         help = format!("did you mean `{n}`? {help}");
-    }
-    if let Some(why) = consumed_flag(bad, flag, ctx) {
-        help = format!("{why}; {help}");
     }
     out.push(Violation {
         rule: &RULE,

@@ -9,11 +9,13 @@ mod env_key_case;
 mod histogram_base_name;
 mod invented_flag;
 mod invented_member;
+mod missing_value;
 mod quantile_of_non_histogram;
 mod rate_of_gauge;
 mod removed_flag;
 mod stray_argument;
 mod subject;
+mod swallowed_option;
 mod unknown_env_knob;
 mod unknown_label;
 mod unknown_metric;
@@ -25,7 +27,9 @@ mod wrong_metric_prefix;
 
 use serde::Serialize;
 
-use crate::catalog::model::Flag;
+use crate::catalog::model::{Flag, Kind};
+use crate::catalog::query::{self, kind_phrase, Verdict};
+use crate::lint::refs::{FlagSite, Ref};
 
 use super::span::Span;
 
@@ -100,6 +104,8 @@ pub static RULES: &[&Rule] = &[
     &quantile_of_non_histogram::RULE,
     &histogram_base_name::RULE,
     &unknown_label::RULE,
+    &missing_value::RULE,
+    &swallowed_option::RULE,
     &unread_env_line::RULE,
     &env_key_case::RULE,
 ];
@@ -127,19 +133,41 @@ impl PartialEq for Rule {
 }
 impl Eq for Rule {}
 
-/// When a value word is itself a flag of the build, the engine still reads
-/// it as the value (it consumes the next word): say so, since the line reads
-/// as two flags to a person.
-pub fn consumed_flag(value: &str, flag: &Flag, ctx: &Ctx<'_>) -> Option<String> {
-    let other = ctx.flag(value)?;
-    Some(format!(
-        "`{}` takes a value in {}, so it reads the next word, `{value}` (itself `{}`), as that value",
-        flag.name,
-        ctx.build(),
-        other.name
-    ))
+/// An option given another option as its value: on an engine whose
+/// options take the next word whatever it is, a dash word after an option
+/// that takes a value is that value. It is a missing value (the
+/// swallowed-option rule's finding, not a wrong value) when the word is an
+/// option of the build or a value the option refuses: the flag and the word.
+pub fn swallowed<'c, 'r>(s: &Subject<'r, 'c>, ctx: &Ctx<'_>) -> Option<(&'c Flag, &'r str)> {
+    let Ref::Flag { site: FlagSite::Argv, joined: false, value: Some(_), .. } = s.r else { return None };
+    let (flag, word, _) = s.setting()?;
+    let dashed = word.len() > 1 && word.starts_with('-') && word.parse::<f64>().is_err();
+    if !ctx.profile.argv.dash_values || !dashed {
+        return None;
+    }
+    (ctx.flag(word).is_some() || s.verdict != Verdict::Fine).then_some((flag, word))
 }
 
+/// What a flag that takes a value wants, for the value rules' help:
+/// `` `-fa` takes one of `on`, `off`, `auto` in llama.cpp b4100 (`-fa
+/// [on|off|auto]`) ``, and — when another catalogued version has it as a
+/// switch, the commonest stale line — which.
+pub fn wanted_value(written: &str, flag: &Flag, ctx: &Ctx<'_>) -> String {
+    let mut out = format!("`{written}` takes {} in {}", kind_phrase(flag), ctx.build());
+    if !flag.metavar.is_empty() {
+        out.push_str(&format!(" (`{written} {}`)", flag.metavar));
+    }
+    let pinned = ctx.all.iter().position(|c| c.source.tag == ctx.catalog.source.tag);
+    let switch = ctx.all.iter().enumerate().rev().find(|(_, c)| {
+        c.source.tag != ctx.catalog.source.tag
+            && query::flag(c, ctx.profile, written).is_some_and(|f| f.kind == Kind::Switch)
+    });
+    if let Some((i, c)) = switch {
+        let when = if pinned.is_some_and(|p| i < p) { "was" } else { "is" };
+        out.push_str(&format!(", and {when} a switch in {} {}", c.source.engine, c.source.tag));
+    }
+    out
+}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,10 +4,10 @@
 //! SCRIPT` reads the script as shell, each place still in the file.
 
 use super::invocation::{basename, engine_argv_start, engine_image, entrypoint_argv, is_shell, may_run_engine};
-use super::items::Item;
+use super::items::{place_map, Item};
 use super::shell::{self, words::Part};
 use super::{Scan, ScanCtx};
-use crate::lint::refs::{argv_refs, Word};
+use crate::lint::refs::{argv_refs, argv_refs_open, Word};
 use crate::lint::span::Span;
 
 /// Judges an argv given as items. `image` is the container image that runs
@@ -23,6 +23,32 @@ pub(crate) fn scan_items(
     ctx: &ScanCtx<'_>,
     out: &mut Scan,
 ) {
+    scan(items, image, file, span, ctx, out, true);
+}
+
+/// [`scan_items`] on an argv that more words may follow where it is run (a
+/// Dockerfile's exec-form `ENTRYPOINT` without a `CMD`: `docker run IMAGE
+/// ARGS` appends them): its last option may take its value from them.
+pub(crate) fn scan_items_open(
+    items: &[Item],
+    image: Option<&str>,
+    file: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) {
+    scan(items, image, file, span, ctx, out, false);
+}
+
+fn scan(
+    items: &[Item],
+    image: Option<&str>,
+    file: &str,
+    span: &dyn Fn(usize, usize) -> Span,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+    closed: bool,
+) {
     let Some(first) = items.first() else { return };
     // `sh -c "radiance …"`: the script is shell, read in place.
     if is_shell(basename(&first.text)) {
@@ -34,13 +60,11 @@ pub(crate) fn scan_items(
                 let base = script.at.start;
                 if raw == script.text {
                     shell::scan(&script.text, &|s, e| span(base + s, base + e), ctx, out);
-                } else if let Some(lines) = line_map(&script.text, raw) {
-                    // A block scalar: the same lines, indented.
-                    let place = |s: usize| {
-                        let i = lines.partition_point(|(a, _)| *a <= s).saturating_sub(1);
-                        lines.get(i).map_or(base, |(a, r)| base + r + s.saturating_sub(*a))
-                    };
-                    shell::scan(&script.text, &|s, e| span(place(s), place(e).max(place(s))), ctx, out);
+                } else if let Some(map) = place_map(&script.text, raw) {
+                    // A block scalar: the same words, folded or indented.
+                    let place = |s: usize| base + map.get(s).copied().unwrap_or(0);
+                    let end = |s: usize, e: usize| if e > s { place(e - 1) + 1 } else { place(s) };
+                    shell::scan(&script.text, &|s, e| span(place(s), end(s, e)), ctx, out);
                 } else {
                     shell::scan(&script.text, &|_, _| span(base, base), ctx, out);
                 }
@@ -71,24 +95,6 @@ pub(crate) fn scan_items(
     };
     let Some((start, binary)) = start else { return };
     let words: Vec<&Word<'_>> = parts[start..].iter().map(|p| &p.word).collect();
-    argv_refs(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
-}
-
-/// Where each line of `script` sits in `raw`, the text it was read from (a
-/// YAML block scalar holds the same lines, indented): (offset in `script`,
-/// offset in `raw`) per non-empty line. None when a line is not there as
-/// written (a folded scalar, escapes).
-fn line_map(script: &str, raw: &str) -> Option<Vec<(usize, usize)>> {
-    let mut out = Vec::new();
-    let (mut from, mut at) = (0, 0);
-    for line in script.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\n', '\r']);
-        if !body.is_empty() {
-            let found = from + raw.get(from..)?.find(body)?;
-            out.push((at, found));
-            from = found + body.len();
-        }
-        at += line.len();
-    }
-    Some(out)
+    let pair = if closed { argv_refs } else { argv_refs_open };
+    pair(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
 }

@@ -7,13 +7,14 @@
 
 use super::argv::scan_items;
 use super::invocation::{pin_image, runs_engine};
-use super::items::{split_words, Item};
+use super::items::{scalar_words, Item};
 use super::yaml::Node;
 use super::{Scan, ScanCtx, Section};
 use crate::lint::span::Span;
 
-/// A command given as a list or as one string, as items.
-pub(crate) fn items_of(node: &Node) -> Vec<Item> {
+/// A command given as a list or as one string, as items (`file`: the
+/// text the node was read from).
+pub(crate) fn items_of(node: &Node, file: &str) -> Vec<Item> {
     match node {
         Node::Seq { items, .. } => items
             .iter()
@@ -22,7 +23,7 @@ pub(crate) fn items_of(node: &Node) -> Vec<Item> {
                 _ => None,
             })
             .collect(),
-        Node::Scalar { text, at } => split_words(text, at.start),
+        Node::Scalar { text, at } => scalar_words(text, at.clone(), file),
         _ => Vec::new(),
     }
 }
@@ -58,8 +59,8 @@ pub(crate) fn scan(
         // longer says what runs.
         let entrypoint = container.get(keys.entrypoint);
         let image = image.as_ref().map(|(i, _)| *i).filter(|_| entrypoint.is_none());
-        let mut items = entrypoint.map(items_of).unwrap_or_default();
-        items.extend(container.get(keys.args).map(items_of).unwrap_or_default());
+        let mut items = entrypoint.map(|n| items_of(n, text)).unwrap_or_default();
+        items.extend(container.get(keys.args).map(|n| items_of(n, text)).unwrap_or_default());
         scan_items(&items, image, text, span, ctx, out);
         // Its environment is the engine's only when it runs the engine.
         if runs_engine(&items, image, ctx) {

@@ -4,7 +4,7 @@
 //! the stage's image is the engine's; `ENV` assignments are env knobs.
 //! `RUN` and `HEALTHCHECK` commands are left alone.
 
-use super::argv::scan_items;
+use super::argv::{scan_items, scan_items_open};
 use super::continuation::Continuation;
 use super::invocation::pin_image;
 use super::items::{split_words, Item};
@@ -130,12 +130,14 @@ fn judge_stage(
     };
     match (entrypoint, cmd) {
         // An exec-form entrypoint takes an exec-form CMD as its arguments.
-        (Some(Command::Exec(mut ep)), cmd) => {
-            if let Some(Command::Exec(c)) = cmd {
+        (Some(Command::Exec(mut ep)), cmd) => match cmd {
+            Some(Command::Exec(c)) => {
                 ep.extend(c);
+                scan_items(&ep, image, text, span, ctx, out);
             }
-            scan_items(&ep, image, text, span, ctx, out);
-        }
+            // Without one, `docker run IMAGE ARGS` may give the last option its value.
+            _ => scan_items_open(&ep, image, text, span, ctx, out),
+        },
         // A shell-form entrypoint ignores CMD.
         (Some(Command::Shell(line, at)), _) => shell_form(&line, at, out),
         (None, Some(Command::Exec(items))) => scan_items(&items, image, text, span, ctx, out),

@@ -95,7 +95,7 @@ pub fn scan(
                 .max_by_key(|(at, _)| at.len());
             let foreign = !keys.named && owner.is_some_and(|(_, is_engine)| !is_engine);
             if listed && !foreign && matches!(n, Node::Seq { .. }) {
-                scan_items(&items_of(n), image.as_deref(), text, span, ctx, out);
+                scan_items(&items_of(n, text), image.as_deref(), text, span, ctx, out);
             }
         }
     }

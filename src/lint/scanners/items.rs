@@ -1,7 +1,9 @@
 //! The words of an argv written in a structured file — a YAML list item,
 //! an exec-form array element, a word of a unit's command line — each with
 //! its place in the file, and the splitting of a one-string command line
-//! (a unit's `ExecStart=`, a compose `command:` string) into such words.
+//! (a unit's `ExecStart=`, a compose `command:` string) into such words. A
+//! YAML scalar folded over several lines (`command: >`) holds its words at
+//! other places than its value's text: [`place_map`] finds them.
 
 /// One word of an argv written in a structured file (a YAML list item, an
 /// exec-form array element, a word of a unit's command line): its text and
@@ -63,6 +65,56 @@ pub(crate) fn split_words(src: &str, base: usize) -> Vec<Item> {
     out
 }
 
+/// The words of a YAML scalar given as one command line: split as
+/// [`split_words`] splits, each word at its place in `file` even where the
+/// scalar is folded or literal over several lines (`>`, `>-`, `|`, a plain
+/// scalar continued on the next line). `at` is the scalar's range in `file`.
+pub(crate) fn scalar_words(text: &str, at: std::ops::Range<usize>, file: &str) -> Vec<Item> {
+    let raw = file.get(at.clone()).unwrap_or("");
+    if raw == text {
+        return split_words(text, at.start);
+    }
+    let Some(map) = place_map(text, raw) else { return split_words(text, at.start) };
+    split_words(text, 0)
+        .into_iter()
+        .map(|mut w| {
+            w.at = at.start + map[w.at.start]..at.start + map[w.at.end.max(w.at.start + 1) - 1] + 1;
+            w
+        })
+        .collect()
+}
+
+/// Where each byte of `text` — a YAML scalar's value — is in `raw`, the
+/// file's text of that scalar, when the value is the raw text's words with
+/// line breaks and indentation changed (a folded or literal block, a plain
+/// scalar on several lines): the same characters other than white space, in
+/// the same order. Index `text.len()` is the end. None when a character
+/// differs (escapes in a quoted scalar).
+pub(crate) fn place_map(text: &str, raw: &str) -> Option<Vec<usize>> {
+    let mut map = Vec::with_capacity(text.len() + 1);
+    let mut r = raw.char_indices().peekable();
+    let mut at = 0;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            map.extend(std::iter::repeat_n(at, c.len_utf8()));
+            continue;
+        }
+        let (i, rc) = loop {
+            match r.next()? {
+                (_, w) if w.is_whitespace() => continue,
+                found => break found,
+            }
+        };
+        if rc != c {
+            return None;
+        }
+        map.extend(i..i + c.len_utf8());
+        at = i + c.len_utf8();
+    }
+    map.push(at);
+    Some(map)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +126,30 @@ mod tests {
         let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
         assert_eq!(texts, ["radiance", "--model", "/m/a b", "--log-level=warn", "x y", "a b"]);
         assert_eq!(&src[items[2].at.start - 10..items[2].at.end - 10], "/m/a b", "inside the quotes");
+    }
+
+    #[test]
+    fn a_folded_scalar_keeps_each_word_in_place() {
+        // (file, the scalar's value as YAML gives it, the words' texts in the file)
+        let file = "c: >\n  radiance --port ${P}\n    --model /m\n  --x 'a b'\n";
+        let start = file.find("radiance").expect("start");
+        let value = "radiance --port ${P}\n  --model /m\n--x 'a b'\n";
+        let items = scalar_words(value, start..file.len() - 1, file);
+        let placed: Vec<(&str, &str)> = items.iter().map(|i| (i.text.as_str(), &file[i.at.clone()])).collect();
+        assert_eq!(
+            placed,
+            [
+                ("radiance", "radiance"),
+                ("--port", "--port"),
+                ("${P}", "${P}"),
+                ("--model", "--model"),
+                ("/m", "/m"),
+                ("--x", "--x"),
+                ("a b", "a b")
+            ]
+        );
+        // A quoted scalar with an escape is not the file's characters: the
+        // places fall back to the value's own offsets.
+        assert_eq!(place_map("a\"b", "\"a\\\"b\""), None);
     }
 }

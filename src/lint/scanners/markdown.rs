@@ -115,6 +115,62 @@ fn prompted_commands(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A runbook's `<model>`, `(N)` and `-np > 1` stand for values; to a shell
+/// they are redirections and a subshell, which would cut the command line
+/// short. Each is rewritten to the same length, so places hold: `{model}`,
+/// `{N}`, `-np {1}` — one word, and a placeholder to the rules. A real
+/// redirection (`<in.txt`, `2>&1`, `> log`, `<<EOF`) and `$(…)` are not of
+/// those shapes.
+fn notation(code: &str) -> std::borrow::Cow<'_, str> {
+    let b = code.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let body = |from: usize| b[from..].iter().take_while(|c| !c.is_ascii_whitespace() && !b"<>()".contains(c)).count();
+    let word_start = |i: usize| i.checked_sub(1).is_none_or(|p| matches!(b[p], b' ' | b'\t'));
+    let word_end = |i: usize| b.get(i).is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\''));
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        // `<name>`, also inside a word (`<user>/<model>:<tag>`).
+        let n = if c == b'<' { body(i + 1) } else { 0 };
+        if c == b'<' && n > 0 && b.get(i + 1 + n) == Some(&b'>') {
+            let o = out.get_or_insert_with(|| b.to_vec());
+            (o[i], o[i + 1 + n]) = (b'{', b'}');
+            i += n + 2;
+            continue;
+        }
+        // `(N)` as a word of its own.
+        let n = if c == b'(' && word_start(i) { body(i + 1) } else { 0 };
+        if n > 0 && b.get(i + 1 + n) == Some(&b')') && word_end(i + 2 + n) {
+            let o = out.get_or_insert_with(|| b.to_vec());
+            (o[i], o[i + 1 + n]) = (b'{', b'}');
+            i += n + 2;
+            continue;
+        }
+        // `> 1`, `<= 4`: a comparison with a number, not a file named `1`.
+        let op = usize::from(matches!(next, Some(b'='))) + 1;
+        let digits = b.get(i + op + 1..).map_or(0, |r| r.iter().take_while(|d| d.is_ascii_digit()).count());
+        let compares = matches!(c, b'<' | b'>') && word_start(i) && b.get(i + op) == Some(&b' ');
+        if compares && digits > 0 && word_end(i + op + 1 + digits) {
+            let o = out.get_or_insert_with(|| b.to_vec());
+            // `{` + the operator's rest + the number + `}`, the same length.
+            let mut w = vec![b'{'];
+            w.extend_from_slice(&b[i + 1..i + op]);
+            w.extend_from_slice(&b[i + op + 1..i + op + 1 + digits]);
+            w.push(b'}');
+            o[i..i + op + 1 + digits].copy_from_slice(&w);
+            i += op + 1 + digits;
+            continue;
+        }
+        i += 1;
+    }
+    // Only ASCII bytes were rewritten, by ASCII bytes: still UTF-8.
+    match out.map(String::from_utf8) {
+        Some(Ok(s)) => std::borrow::Cow::Owned(s),
+        _ => std::borrow::Cow::Borrowed(code),
+    }
+}
+
 /// `KEY=value` lines standing alone in a shell block (an env file shown in
 /// a runbook) are env lines.
 fn env_lines(code: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
@@ -140,6 +196,9 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
             line
         }
     };
+    // In a list item or a row's first cell, before anything but a code span.
+    let mut entry = false;
+    let mut cell = 0usize;
     for (event, range) in Parser::new_ext(text, opts).into_offset_iter() {
         let inline = matches!(event, Event::InlineHtml(_));
         match event {
@@ -150,6 +209,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                 };
                 claim(&mut pending, &idx, text, &range, out);
                 block = Some((lang, Mapped::new(text)));
+                entry = false;
             }
             Event::Text(t) if block.is_some() => {
                 if let Some((_, m)) = block.as_mut() {
@@ -165,12 +225,29 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
             Event::Start(tag) if is_block(&tag) => {
                 claim(&mut pending, &idx, text, &range, out);
                 open.push(range.clone());
+                // A list item that opens with a code span documents the
+                // option it names.
+                entry |= matches!(tag, Tag::Item);
             }
             Event::End(end) if is_block_end(&end) => drop(open.pop()),
-            Event::Code(code) => {
-                inline_code(&code, offset_of(text, &code, &range), text, &idx, ctx, out);
+            // So does a table row whose first cell opens with one.
+            Event::Start(Tag::TableHead | Tag::TableRow) => cell = 0,
+            Event::Start(Tag::TableCell) => {
+                entry = cell == 0;
+                cell += 1;
             }
-            Event::Text(_) => {
+            Event::Code(code) => {
+                let at = offset_of(text, &code, &range);
+                if std::mem::take(&mut entry) && code.trim_start().starts_with("--") {
+                    documented_flag(&code, at, text, &idx, ctx, out);
+                } else {
+                    inline_code(&code, at, text, &idx, ctx, out);
+                }
+            }
+            Event::Text(t) => {
+                if !t.trim().is_empty() {
+                    entry = false;
+                }
                 let raw = text.get(range.clone()).unwrap_or("");
                 ctx.metrics.scan(raw, &|s, e| file_span(range.start + s, range.start + e), &mut out.refs);
             }
@@ -250,7 +327,7 @@ fn code_block(lang: &str, m: &Mapped<'_>, text: &str, idx: &LineIndex, ctx: &Sca
         }
         // Only a block that may run the engine is worth a shell parse.
         if ctx.commands.mentioned_in(code) {
-            shell::scan(code, &span, ctx, out);
+            shell::scan(&notation(code), &span, ctx, out);
         }
         env_lines(code, &span, ctx, out);
     };
@@ -320,7 +397,55 @@ fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx
     if trimmed.starts_with("--") {
         loose_flag(trimmed, lead, &span, ctx, out);
     } else if trimmed.split_whitespace().next().is_some_and(|w| could_run_engine(w, ctx)) {
-        shell::scan(code, &span, ctx, out);
+        let first = out.refs.len();
+        shell::scan(&notation(code), &span, ctx, out);
+        // `llama-server -m` in a sentence names an option of the binary; it
+        // is not a command line that ends without the value.
+        if trimmed.split_whitespace().count() <= 2 {
+            for r in &mut out.refs[first..] {
+                if let Ref::Flag { gap, .. } = r {
+                    *gap = None;
+                }
+            }
+        }
+    }
+    ctx.metrics.scan(code, &span, &mut out.refs);
+}
+
+/// A code span that opens a list item or a table cell documenting options
+/// (`- `--mlock` keeps the model in RAM`, `| `--port N` | … |`): each
+/// option it names is judged by name only, and its other words are notation.
+fn documented_flag(code: &str, at: usize, text: &str, idx: &LineIndex, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    let span = |s: usize, e: usize| idx.span(text, at + s, at + e);
+    // Words split at white space, commas and bars (`-c, --ctx-size N`,
+    // `--chunk | --from-chunk`).
+    let mut words: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in code.char_indices().chain([(code.len(), ' ')]) {
+        match (start, c.is_whitespace() || c == ',' || c == '|') {
+            (None, false) => start = Some(i),
+            (Some(s), true) => {
+                words.push((s, &code[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    for (start, word) in words {
+        let name = word.trim_end_matches(['.', ';', ':', ')']);
+        // A long option only, as a lone span is read; not a family (`--x-*`).
+        if !name.starts_with("--") || name.len() < 3 || name.contains(['*', '<', '{', '[', '=']) {
+            continue;
+        }
+        out.refs.push(Ref::Flag {
+            name: name.to_string(),
+            span: span(start, start + name.len()),
+            value: None,
+            site: FlagSite::Loose,
+            binary: None,
+            joined: false,
+            gap: None,
+        });
     }
     ctx.metrics.scan(code, &span, &mut out.refs);
 }
@@ -369,6 +494,7 @@ fn loose_flag(code: &str, lead: usize, span: &dyn Fn(usize, usize) -> Span, ctx:
         site: FlagSite::Loose,
         binary: None,
         joined: inline_value.is_some(),
+        gap: None,
     });
 }
 
@@ -392,6 +518,23 @@ mod tests {
             })
             .collect();
         assert_eq!(flags, [("--port".into(), 2, 12), ("--log-level".into(), 3, 5), ("--port".into(), 7, 10)], "{text}");
+    }
+
+    #[test]
+    fn notation_is_one_word_of_the_same_length() {
+        // (runbook text, what the shell reader is given)
+        let cases = [
+            ("llama-server -m <model> -c (N)", "llama-server -m {model} -c {N}"),
+            ("llama-server -hf <user>/<model>:<tag>", "llama-server -hf {user}/{model}:{tag}"),
+            ("llama-server -np > 1 and -c <= 4096", "llama-server -np {1} and -c {=4096}"),
+            // Real redirections, heredocs, substitutions and subshells stay.
+            ("radiance <in.txt >out.log 2>&1", "radiance <in.txt >out.log 2>&1"),
+            ("cat <<EOF > 1.txt", "cat <<EOF > 1.txt"),
+            ("x=$(<f) (cd a && b) diff <(a) <(b)", "x=$(<f) (cd a && b) diff <(a) <(b)"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(notation(text), want, "{text}");
+        }
     }
 
     #[test]

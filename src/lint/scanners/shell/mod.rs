@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::invocation::{engine_argv_start, may_run_engine};
 use super::{Scan, ScanCtx};
-use crate::lint::refs::{argv_refs, Binary, Ref, Word};
+use crate::lint::refs::{argv_refs, argv_refs_open, Binary, Ref, Word};
 use crate::lint::span::Span;
 
 /// Scans shell code. `span` maps a byte range of `src` to a span in the file.
@@ -39,7 +39,8 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
         let mut segment: Vec<&Word<'_>> = Vec::new();
         for p in &parts[start..] {
             if let Some(name) = &p.array {
-                argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+                // The array may give the last flag its value.
+                argv_refs_open(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
                 segment.clear();
                 if !used_arrays.iter().any(|(n, _)| n == name) {
                     used_arrays.push((name.clone(), binary.clone()));
@@ -52,7 +53,7 @@ pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, o
     }
     for (name, binary) in used_arrays {
         for literal in arrays.get(&name).into_iter().flatten() {
-            argv_refs(literal, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+            argv_refs_open(literal, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
         }
     }
     for r in &out.refs[first_ref..] {
