@@ -48,6 +48,12 @@ pub enum SourceError {
     )]
     #[error("`{path}` at {tag} in `{repo}` cannot be read: its content ({id}) is not in the repository")]
     MissingObject { path: String, tag: String, repo: String, id: String },
+    #[diagnostic(
+        code(knobs::source::too_large),
+        help("knobs reads a file the profile names only up to this size; point [extract] at the file that holds the option table")
+    )]
+    #[error("`{path}` at {tag} in `{repo}` is {size} bytes, over the {cap} bytes knobs reads of one file")]
+    TooLarge { path: String, tag: String, repo: String, size: usize, cap: usize },
     #[error("cache at {}: {message}", path.display())]
     Cache { path: PathBuf, message: String },
     #[error("git: {0}")]

@@ -8,10 +8,12 @@
 mod cache;
 mod error;
 mod fetch;
+mod sources;
 mod tree;
 mod worktree;
 
 pub use cache::cache_root;
 pub use error::SourceError;
-pub use tree::{Origin, PinnedTree};
+pub use sources::{CppSources, Limits};
+pub use tree::{Origin, PinnedTree, MAX_FILE};
 pub use worktree::{Staged, Worktree, WorktreeError};
