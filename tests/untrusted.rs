@@ -103,3 +103,143 @@ fn a_huge_config_cpp_is_refused_unread() {
     );
     assert!(files_under(&tmp.path().join("out")).is_empty());
 }
+
+/// Runs a program with the test's git identity and no global git config
+/// (`home` stands in for `$HOME`), knobs's folder first on `PATH`.
+fn run(program: &str, dir: &Path, args: &[&str], home: &Path) -> support::Output {
+    let bin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_knobs"));
+    let path = format!("{}:{}", bin.parent().expect("bin dir").display(), std::env::var("PATH").unwrap_or_default());
+    std::process::Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("NO_COLOR", "1")
+        .env("KNOBS_CACHE_DIR", home.join(".knobs-cache"))
+        // The hook's own lint is not under test here: `true` stands in.
+        .env("KNOBS", "true")
+        .output()
+        .expect("run")
+        .into()
+}
+
+/// A git repository with one commit at `dir`.
+fn git_repo(dir: &Path, home: &Path) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "user.email", "ops@example.invalid"],
+        &["config", "user.name", "Ops"],
+        &["config", "commit.gpgsign", "false"],
+        &["commit", "-q", "--allow-empty", "-m", "first"],
+    ] {
+        let r = run("git", dir, args, home);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+}
+
+fn executable(path: &Path, bytes: &[u8]) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// A repository whose path holds `$(…)`, `$HOME`, spaces and both quotes:
+/// the chained hook runs, nothing in the path runs as shell, and after the
+/// repository is moved `git commit` still works (the old hook held the
+/// absolute path in double quotes).
+#[test]
+fn the_chained_hook_survives_a_hostile_path_and_a_move() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("it's a \"$(touch PWNED)\" $HOME `touch PWNED2` dir");
+    git_repo(&repo, &home);
+    let hook = repo.join(".git/hooks/pre-commit");
+    executable(&hook, b"#!/bin/sh\necho ran >> \"$(git rev-parse --git-dir)/ran-mine\"\n");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let installed = std::fs::read_to_string(&hook).expect("hook");
+    assert!(!installed.contains("PWNED"), "{installed}");
+    let r = run("sh", &repo, &[".git/hooks/pre-commit"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(repo.join(".git/ran-mine")).expect("ran"), "ran\n");
+    let moved = tmp.path().join("moved 'again'");
+    std::fs::rename(&repo, &moved).expect("move");
+    let r = run("git", &moved, &["commit", "-q", "--allow-empty", "-m", "second"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(moved.join(".git/ran-mine")).expect("ran"), "ran\nran\n");
+    // Nothing in the path ran: no file named PWNED anywhere.
+    let pwned: Vec<String> = files_under(tmp.path())
+        .into_iter()
+        .filter(|f| f.ends_with("/PWNED") || f.ends_with("/PWNED2") || f.starts_with("PWNED"))
+        .collect();
+    assert!(pwned.is_empty(), "{pwned:?}");
+}
+
+/// A hook that is not UTF-8 is a hook: kept as the backup, byte for byte,
+/// and chained; uninstall puts it back.
+#[test]
+fn a_hook_that_is_not_utf8_is_kept() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("r");
+    git_repo(&repo, &home);
+    let hook = repo.join(".git/hooks/pre-commit");
+    let mine: &[u8] = b"#!/bin/sh\n# caf\xe9 \xff\xfe\nexit 0\n";
+    executable(&hook, mine);
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("the hook that was there runs first"), "{}", r.stdout);
+    assert_eq!(std::fs::read(repo.join(".git/hooks/pre-commit.knobs-backup")).expect("backup"), mine);
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "uninstall"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read(&hook).expect("restored"), mine);
+}
+
+/// In a linked work tree (`.git` a file) the hook goes where git looks:
+/// the folder `git rev-parse --git-path hooks` names, the main repository's.
+#[test]
+fn a_linked_worktree_gets_the_hook_git_runs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let main = tmp.path().join("main");
+    git_repo(&main, &home);
+    let r = run("git", &main, &["worktree", "add", "-q", "../linked"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let linked = tmp.path().join("linked");
+    assert!(linked.join(".git").is_file());
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &linked, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let hooks = run("git", &linked, &["rev-parse", "--path-format=absolute", "--git-path", "hooks"], &home);
+    let hooks = Path::new(hooks.stdout.trim()).canonicalize().expect("hooks folder");
+    assert_eq!(hooks, main.join(".git/hooks").canonicalize().expect("main hooks"));
+    assert!(std::fs::read_to_string(hooks.join("pre-commit")).expect("hook").contains("lint --staged"));
+    assert!(!main.join(".git/worktrees/linked/hooks/pre-commit").exists());
+}
+
+/// A `core.hooksPath` from the global git config is honoured, and the
+/// message says the folder serves every repository that uses it.
+#[test]
+fn a_global_hooks_path_is_named_as_shared() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("r");
+    git_repo(&repo, &home);
+    let shared = tmp.path().join("shared-hooks");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::write(home.join(".gitconfig"), format!("[core]\n\thooksPath = {}\n", shared.display())).expect("config");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(shared.join("pre-commit").is_file());
+    assert!(
+        r.stdout.contains(&format!(
+            "; core.hooksPath in your global git config points at {}, so every repository that uses it runs this hook",
+            shared.display()
+        )),
+        "{}",
+        r.stdout
+    );
+}

@@ -16,4 +16,4 @@ pub use cache::cache_root;
 pub use error::SourceError;
 pub use sources::{CppSources, Limits};
 pub use tree::{Origin, PinnedTree, MAX_FILE};
-pub use worktree::{Staged, Worktree, WorktreeError};
+pub use worktree::{HooksDir, Staged, Worktree, WorktreeError};
