@@ -243,3 +243,130 @@ fn a_global_hooks_path_is_named_as_shared() {
         r.stdout
     );
 }
+
+/// `git daemon` serving the bare repositories under `served`, on a free
+/// loopback port; killed when dropped.
+struct Daemon {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Daemon {
+    fn start(served: &Path) -> Daemon {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("free port").local_addr().expect("addr").port();
+        let child = std::process::Command::new("git")
+            .args(["daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", &format!("--port={port}")])
+            .arg(format!("--base-path={}", served.display()))
+            .arg(served)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("`git daemon` starts (CI installs git)");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(std::time::Instant::now() < deadline, "git daemon did not listen on {port}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Daemon { child, port }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Every file under `dir` whose bytes hold `needle`.
+fn files_holding(dir: &Path, needle: &str) -> Vec<String> {
+    files_under(dir)
+        .into_iter()
+        .filter(|f| std::fs::read(dir.join(f)).is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes())))
+        .collect()
+}
+
+/// A token in `--repo` reaches neither the output, nor an error, nor the
+/// committed catalogue's provenance, nor the cache; a sync from a plain
+/// local path names it as given.
+#[test]
+fn credentials_in_the_url_are_shown_nowhere() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let served = tmp.path().join("served");
+    hostile_repo(&served.join("h.git"), &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let daemon = Daemon::start(&served);
+    let secret = "tok3n-s3cret";
+    let url = format!("git://alice:{secret}@127.0.0.1:{}/h.git", daemon.port);
+    let shown = format!("git://127.0.0.1:{}/h.git", daemon.port);
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let catalog = std::fs::read_to_string(tmp.path().join("out/radiance/v1.toml")).expect("catalogue");
+    assert!(catalog.contains(&format!("repo = \"{shown}\"")), "{catalog}");
+    // An error that names the repository: a tag it lacks.
+    let missing = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v9", "--out", "out"]);
+    assert_eq!(missing.code, 2);
+    assert!(flat(&missing.stderr).contains(&format!("tag `v9` not found in `{shown}`")), "{}", missing.stderr);
+    // One that fails to connect at all, over https.
+    let https = format!("https://alice:{secret}@127.0.0.1:1/h.git");
+    let refused = knobs(tmp.path(), &["sync", "--repo", &https, "--tag", "v1", "--out", "out"]);
+    assert_eq!(refused.code, 2);
+    assert!(flat(&refused.stderr).contains("cannot read repository `https://127.0.0.1:1/h.git`"), "{}", refused.stderr);
+    for out in [&r, &missing, &refused] {
+        assert!(!out.stdout.contains(secret) && !out.stderr.contains(secret), "{}{}", out.stdout, out.stderr);
+    }
+    assert_eq!(files_holding(tmp.path(), secret), Vec::<String>::new());
+    // A local path is named as it was given.
+    let local = knobs(&served, &["sync", "--repo", "h.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(local.code, 0, "{}", local.stderr);
+    let catalog = std::fs::read_to_string(served.join("out/radiance/v1.toml")).expect("catalogue");
+    assert!(catalog.contains("repo = \"h.git\""), "{catalog}");
+}
+
+/// A cached tag is not checked again (a tag moved upstream goes unseen),
+/// and `--refresh` fetches it afresh.
+#[test]
+fn refresh_sees_a_tag_moved_upstream() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let served = tmp.path().join("served");
+    let bare = served.join("h.git");
+    hostile_repo(&bare, &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let daemon = Daemon::start(&served);
+    let url = format!("git://127.0.0.1:{}/h.git", daemon.port);
+    let sync = |extra: &[&str]| {
+        let mut args = vec!["sync", "--repo", &url, "--tag", "v1", "--out", "out"];
+        args.extend_from_slice(extra);
+        knobs(tmp.path(), &args)
+    };
+    let first = sync(&[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // Move v1 upstream to a new commit on the same tree.
+    let git = Repository::open_bare(&bare).expect("served repo");
+    let old = git.find_reference("refs/tags/v1").and_then(|r| r.peel_to_commit()).expect("v1");
+    let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_100, 0)).expect("sig");
+    let moved = git.commit(None, &sig, &sig, "moved", &old.tree().expect("tree"), &[&old]).expect("commit");
+    git.reference("refs/tags/v1", moved, true, "move v1").expect("move tag");
+    let short = &moved.to_string()[..12];
+    let cached = sync(&[]);
+    assert_eq!(cached.code, 0, "{}", cached.stderr);
+    assert!(cached.stdout.contains(" (cached)") && !cached.stdout.contains(short), "{}", cached.stdout);
+    let refreshed = sync(&["--refresh"]);
+    assert_eq!(refreshed.code, 0, "{}", refreshed.stderr);
+    assert!(refreshed.stdout.contains(&format!("@ {short}\n")), "{}", refreshed.stdout);
+}
+
+/// A tag that points at a tree is said to be one, not "not found" with
+/// itself as the nearest tag.
+#[test]
+fn a_tag_of_a_tree_says_so() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let bare = tmp.path().join("h.git");
+    hostile_repo(&bare, &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let git = Repository::open_bare(&bare).expect("repo");
+    let tree = git.find_reference("refs/tags/v1").and_then(|r| r.peel_to_tree()).expect("tree");
+    git.reference("refs/tags/v2", tree.id(), false, "a tag of a tree").expect("tag");
+    let r = knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v2", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(flat(&r.stderr).contains("tag `v2` in `h.git` points at a tree, not at a commit"), "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("tag the release commit instead"), "{}", r.stderr);
+    assert!(files_under(&tmp.path().join("out")).is_empty());
+}

@@ -311,7 +311,7 @@ mod tests {
         let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(0, 0)).expect("sig");
         let id = git.commit(None, &sig, &sig, "x", &tree, &[]).expect("commit");
         git.tag_lightweight("v1", &git.find_object(id, None).expect("obj"), false).expect("tag");
-        PinnedTree::open("r.git", dir, "v1", &dir.join("cache")).expect("open")
+        PinnedTree::open("r.git", dir, "v1", &dir.join("cache"), false).expect("open")
     }
 
     /// A thousand paths that point at one blob: it is read (and offered to

@@ -38,8 +38,18 @@ pub enum Origin {
 
 impl PinnedTree {
     /// Opens `tag` of `repo` (a URL, or a path relative to `base`), fetching
-    /// into the cache under `cache` unless the tag is already there.
-    pub fn open(repo: &str, base: &Path, tag: &str, cache: &Path) -> Result<PinnedTree, SourceError> {
+    /// into the cache under `cache` unless the tag is already there — or,
+    /// with `refresh`, always: a tag already cached is never checked again
+    /// otherwise, so one moved upstream is seen only after a refresh.
+    /// The repository is reported (as `origin`, and in every error) with the
+    /// userinfo of its URL removed: a token in `--repo` is never shown.
+    pub fn open(repo: &str, base: &Path, tag: &str, cache: &Path, refresh: bool) -> Result<PinnedTree, SourceError> {
+        let mut tree = PinnedTree::open_named(repo, base, tag, cache, refresh).map_err(SourceError::redacted)?;
+        tree.origin = super::redact::redact(&tree.origin);
+        Ok(tree)
+    }
+
+    fn open_named(repo: &str, base: &Path, tag: &str, cache: &Path, refresh: bool) -> Result<PinnedTree, SourceError> {
         // A local repository is read in place: nothing is copied, so only the
         // blobs knobs reads need to be present (a partial or size-limited
         // clone lacks some large files, and a full copy would fail on them).
@@ -49,13 +59,28 @@ impl PinnedTree {
                 .map_err(|e| SourceError::Unreachable { repo: repo.to_string(), message: e.message().to_string() })?;
             return PinnedTree::at_tag(git, repo, tag, Origin::Local);
         }
-        let (git, from_cache) = open_cached(repo, base, tag, cache)?;
+        let (git, from_cache) = open_cached(repo, base, tag, cache, refresh)?;
         PinnedTree::at_tag(git, repo, tag, if from_cache { Origin::Cached } else { Origin::Fetched })
     }
 
     fn at_tag(git: Repository, repo: &str, tag: &str, how: Origin) -> Result<PinnedTree, SourceError> {
         let (tree, commit) = match find_tag(&git, tag) {
             Some(c) => (c.tree_id(), c.id().to_string()),
+            // A tag that names a tree or a blob is there, but has no commit.
+            None if git.find_reference(&format!("refs/tags/{tag}")).is_ok() => {
+                let kind = git
+                    .find_reference(&format!("refs/tags/{tag}"))
+                    .and_then(|r| r.peel(ObjectType::Any))
+                    .ok()
+                    .and_then(|o| o.kind())
+                    .map_or("an object", |k| match k {
+                        ObjectType::Tree => "a tree",
+                        ObjectType::Blob => "a blob",
+                        ObjectType::Tag => "a tag",
+                        _ => "an object",
+                    });
+                return Err(SourceError::TagNotACommit { tag: tag.to_string(), repo: repo.to_string(), kind });
+            }
             None => {
                 return Err(SourceError::TagNotFound {
                     tag: tag.to_string(),
