@@ -133,8 +133,10 @@ pub(crate) fn attach_members<'t>(p: &Parsed<'t>, flags: &mut BTreeMap<String, Ca
             MembersFrom { origin: "validator-message".into(), location: p.loc(line(root)), closed: true },
         ));
     }
+    // A flag's message outranks its comparisons; the first comparison wins.
+    let mut taken: rustc_hash::FxHashSet<String> = found.iter().map(|(f, _, _)| f.clone()).collect();
     for cmp in comparison_sets(p, flags, &mut owners) {
-        if !found.iter().any(|(f, _, _)| *f == cmp.0) {
+        if taken.insert(cmp.0.clone()) {
             found.push(cmp);
         }
     }
