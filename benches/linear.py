@@ -7,8 +7,9 @@ For each shape below, files of size n, 2n, 4n and 8n are written and linted
 (or, for C++, synced from a scratch git repository); the median wall time of
 R runs is printed with the time per megabyte. Linear cost shows as a flat
 (or, with start-up amortised, falling) "per MB" column; a quadratic one
-doubles down the column. Nothing is
-asserted: docs/reliability.md records the figures.
+doubles down the column. With --baseline another binary is timed on the
+same files, in the same run. Nothing is asserted: docs/reliability.md and
+docs/security.md record the figures.
 """
 
 import argparse
