@@ -7,8 +7,9 @@ For each shape below, files of size n, 2n, 4n and 8n are written and linted
 (or, for C++, synced from a scratch git repository); the median wall time of
 R runs is printed with the time per megabyte. Linear cost shows as a flat
 (or, with start-up amortised, falling) "per MB" column; a quadratic one
-doubles down the column. Nothing is
-asserted: docs/reliability.md records the figures.
+doubles down the column. With --baseline another binary is timed on the
+same files, in the same run. Nothing is asserted: docs/reliability.md and
+docs/security.md record the figures.
 """
 
 import argparse
@@ -37,6 +38,15 @@ CPP_SHAPES = {
     "nested parentheses": lambda n: "static const char* A = " + "(" * n + '"x"' + ")" * n + ";\n",
     "long + chain": lambda n: 'static std::string B = "a"' + ' + "b"' * n + ";\n",
     "nested blocks": lambda n: "void f() { " + "{" * n + "}" * n + " }\n",
+    # One option per branch, as a hand-written argv loop has them (issue 22).
+    "else if chain": lambda n: "void g(std::string a) {\n  if (a == \"--opt-0\") { x = 0; }\n"
+    + "".join(f"  else if (a == \"--opt-{i}\") {{ x = std::stoi(v); }}\n" for i in range(1, n)) + "}\n",
+    # The same, each branch refusing a value with a message that lists members.
+    "else if chain of refusals": lambda n: "void r(std::string a, std::string v) {\n  if (a == \"--opt-0\") { x = 0; }\n"
+    + "".join(f"  else if (a == \"--opt-{i}\") {{ if (v != \"on\" && v != \"off\") throw std::invalid_argument(\"--opt-{i}: expected one of: on, off\"); }}\n" for i in range(1, n)) + "}\n",
+    # One option with a great many spellings in one condition.
+    "|| chain": lambda n: "void h(std::string a) {\n  if (" + " || ".join(f'a == "--alias-{i}"' for i in range(n))
+    + ") { y = 1; }\n}\n",
 }
 
 CPP_TAIL = """
@@ -61,18 +71,25 @@ def timed(cmd, cwd, runs):
     return statistics.median(times)
 
 
-def row(name, sizes, nbytes, times, unit):
+def row(name, sizes, nbytes, times, unit, base_times=None):
     print(f"{name}:")
-    for n, b, t in zip(sizes, nbytes, times):
-        print(f"  {n:>9} {unit}s {b / 1e6:8.2f} MB  {t * 1000:8.1f} ms  {t / b * 1e9:8.1f} ms per MB")
+    for i, (n, b, t) in enumerate(zip(sizes, nbytes, times)):
+        line = f"  {n:>9} {unit}s {b / 1e6:8.2f} MB  {t * 1000:8.1f} ms  {t / b * 1e9:8.1f} ms per MB"
+        if base_times:
+            bt = base_times[i]
+            line += f"   baseline {bt * 1000:9.1f} ms  {bt / b * 1e9:9.1f} ms per MB"
+        print(line)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--knobs", help="the knobs binary (default: a fresh release build)")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--baseline", help="another knobs binary, timed on the same files (C++ shapes)")
+    ap.add_argument("--only", action="append", help="run only the shapes whose name contains this (repeatable)")
+    ap.add_argument("--cpp-base", type=int, default=2_000, help="the smallest C++ shape's size")
     args = ap.parse_args()
-    knobs = args.knobs
+    knobs = os.path.abspath(args.knobs) if args.knobs else None
     if not knobs:
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
         knobs = os.path.join(ROOT, "target", "release", "knobs")
@@ -82,6 +99,8 @@ def main():
         with open(os.path.join(work, "knobs.toml"), "w") as f:
             f.write("[lint]\nmax_file_size = 200000000\n")
         for name, (file, make, unit) in LINT_SHAPES.items():
+            if args.only and not any(o in name for o in args.only):
+                continue
             sizes = [base[name] * k for k in (1, 2, 4, 8)]
             times, nbytes = [], []
             for n in sizes:
@@ -95,8 +114,10 @@ def main():
                                     "--format", "json"], work, args.runs))
             row(name, sizes, nbytes, times, unit)
         for name, make in CPP_SHAPES.items():
-            sizes = [2_000 * k for k in (1, 2, 4, 8)]
-            times, nbytes = [], []
+            if args.only and not any(o in name for o in args.only):
+                continue
+            sizes = [args.cpp_base * k for k in (1, 2, 4, 8)]
+            times, nbytes, base_times = [], [], []
             for n in sizes:
                 repo = os.path.join(work, f"cpp-{name.replace(' ', '-')}-{n}")
                 os.makedirs(os.path.join(repo, "core"))
@@ -109,9 +130,11 @@ def main():
                 for cmd in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "x"],
                             ["git", "tag", "v1"]):
                     subprocess.run(cmd, cwd=repo, check=True, env=env)
-                times.append(timed([knobs, "sync", "--repo", repo, "--tag", "v1", "--out",
-                                    os.path.join(work, "out")], work, args.runs))
-            row(f"C++ {name} (sync)", sizes, nbytes, times, "level")
+                sync = ["sync", "--repo", repo, "--tag", "v1", "--out", os.path.join(work, "out")]
+                times.append(timed([knobs] + sync, work, args.runs))
+                if args.baseline:
+                    base_times.append(timed([os.path.abspath(args.baseline)] + sync, work, args.runs))
+            row(f"C++ {name} (sync)", sizes, nbytes, times, "level", base_times)
 
 
 if __name__ == "__main__":

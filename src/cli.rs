@@ -259,6 +259,9 @@ pub struct SyncArgs {
     /// Folder to write `<engine>/<tag>.toml` into [default: knobs.toml `[catalog] dir` (`catalog/` beside knobs.toml), else `catalog/` in the working directory]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Fetch the tag again even if the cache has it (a cached tag is never rechecked: one moved upstream needs this)
+    #[arg(long)]
+    pub refresh: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -73,6 +73,10 @@ mod sync;
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;
 
+// Untrusted input: a fetched repository that costs memory or time out of
+// proportion, credentials in a URL, a hook path shell would run (issue 22).
+mod untrusted;
+
 // `knobs explain`, `flags`, `rules` and the semantics overlay.
 mod explain;
 // `knobs verify` against real sockets and argv fixtures.

@@ -13,22 +13,34 @@ use crate::source::Worktree;
 /// The line that marks a hook as written by knobs.
 pub const MARKER: &str = "# installed by `knobs hook install`";
 
+/// The name an existing hook is kept under, beside the hook.
+const BACKUP: &str = "pre-commit.knobs-backup";
+
 /// Where an existing hook is kept.
 fn backup_of(path: &Path) -> PathBuf {
-    path.with_file_name("pre-commit.knobs-backup")
+    path.with_file_name(BACKUP)
 }
 
-fn script(chained: Option<&Path>) -> String {
-    let chain = match chained {
-        Some(b) => format!(
-            "# The hook that was here before, run first; its failure stops the commit.\n\"{}\" \"$@\" || exit $?\n",
-            b.display()
-        ),
-        None => String::new(),
+/// The hook's text. A chained hook is found at run time beside this one
+/// (`$0`'s folder), so no path is written into the script: moving the
+/// repository breaks nothing, and a folder named `$(…)` or holding quotes
+/// is never read as shell.
+fn script(chained: bool) -> String {
+    let chain = if chained {
+        format!(
+            "# The hook that was here before, run first; its failure stops the commit.\n\"$(dirname -- \"$0\")/{BACKUP}\" \"$@\" || exit $?\n"
+        )
+    } else {
+        String::new()
     };
     format!(
         "#!/bin/sh\n{MARKER}: lints the runbooks, env files and serve scripts this commit changes.\n# Set KNOBS to the binary's path if knobs is not on PATH.\n{chain}exec \"${{KNOBS:-knobs}}\" lint --staged\n"
     )
+}
+
+/// True when the hook's bytes (text or not) are knobs's own.
+fn ours(bytes: &[u8]) -> bool {
+    bytes.windows(MARKER.len()).any(|w| w == MARKER.as_bytes())
 }
 
 /// Writes the hook (atomically) and makes it executable before it is in place.
@@ -38,13 +50,15 @@ fn write_hook(path: &Path, text: &str) -> Result<()> {
 
 pub fn install(force: bool, io: &mut Run<'_>) -> Result<Outcome> {
     let tree = Worktree::discover(&io.cwd)?;
-    let dir = tree.hooks_dir();
+    let hooks = tree.hooks_dir();
+    let dir = hooks.path;
     let path = dir.join("pre-commit");
     std::fs::create_dir_all(&dir).map_err(|e| miette!("cannot create {}: {e}", dir.display()))?;
     let backup = backup_of(&path);
     let mut chained = None;
-    if let Ok(existing) = std::fs::read_to_string(&path) {
-        if !existing.contains(MARKER) {
+    // Read as bytes: a hook that is not UTF-8 is still a hook, and kept.
+    if let Ok(existing) = std::fs::read(&path) {
+        if !ours(&existing) {
             if backup.exists() {
                 return Err(miette!(
                     help = "remove or restore it, then run `knobs hook install` again",
@@ -62,12 +76,18 @@ pub fn install(force: bool, io: &mut Run<'_>) -> Result<Outcome> {
             chained = Some(backup.clone());
         }
     }
-    write_hook(&path, &script(chained.as_deref()))?;
-    let what = match (&chained, backup.exists()) {
+    write_hook(&path, &script(chained.is_some()))?;
+    let mut what = match (&chained, backup.exists()) {
         (Some(b), _) => format!("; the hook that was there runs first (kept as {})", b.display()),
         (None, true) => format!("; the hook that was there is kept as {}", backup.display()),
         (None, false) => String::new(),
     };
+    if let Some(config) = hooks.shared {
+        what.push_str(&format!(
+            "; core.hooksPath in {config} points at {}, so every repository that uses it runs this hook",
+            dir.display()
+        ));
+    }
     writeln!(io.out, "installed {}: `git commit` now runs `knobs lint --staged`{what}", path.display())
         .map_err(super::OutputError)?;
     Ok(Outcome::Clean)
@@ -75,10 +95,10 @@ pub fn install(force: bool, io: &mut Run<'_>) -> Result<Outcome> {
 
 pub fn uninstall(io: &mut Run<'_>) -> Result<Outcome> {
     let tree = Worktree::discover(&io.cwd)?;
-    let path = tree.hooks_dir().join("pre-commit");
+    let path = tree.hooks_dir().path.join("pre-commit");
     let backup = backup_of(&path);
-    match std::fs::read_to_string(&path) {
-        Ok(existing) if existing.contains(MARKER) => {}
+    match std::fs::read(&path) {
+        Ok(existing) if ours(&existing) => {}
         Ok(_) => {
             return Err(miette!(
                 help = "knobs removes only the hook it wrote",

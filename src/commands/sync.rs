@@ -47,7 +47,7 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
                 .into());
         }
     }
-    let tree = PinnedTree::open(&repo, &base, &tag, &cache_root())?;
+    let tree = PinnedTree::open(&repo, &base, &tag, &cache_root(), args.refresh)?;
     let queries: Vec<String> = cfg.queries.iter().map(|q| q.value.clone()).collect();
     let built = crate::extract::pinned::catalogue(&tree, &profile, &queries)?;
     for w in &built.warnings {

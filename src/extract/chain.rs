@@ -64,7 +64,8 @@ fn in_comparison(p: &Parsed<'_>, lit: Node<'_>) -> bool {
 
 pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = Vec::new();
-    let mut seen_ifs = Vec::new();
+    let mut seen_ifs = rustc_hash::FxHashSet::default();
+    let mut owners = rustc_hash::FxHashMap::default();
     for node in p.nodes() {
         if !cst::is_string(node) {
             continue;
@@ -73,13 +74,14 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
         if looks(&value) != Looks::Flag || !in_comparison(p, node) {
             continue;
         }
-        let Some(stmt) = condition_owner(p, node) else { continue };
-        if seen_ifs.contains(&stmt.id()) {
+        let Some(stmt) = condition_owner(p, node, &mut owners) else { continue };
+        if !seen_ifs.insert(stmt.id()) {
             continue;
         }
-        seen_ifs.push(stmt.id());
         let Some(cond) = stmt.child_by_field_name("condition") else { continue };
         let mut c = Candidate { rank: 1, line: line(node), ..Candidate::default() };
+        // The spellings taken so far: one condition may hold thousands.
+        let mut spelled = rustc_hash::FxHashSet::default();
         for n in cst::preorder(cond) {
             if !cst::is_string(n) || !in_comparison(p, n) {
                 continue;
@@ -89,8 +91,9 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
                 Looks::Flag => {
                     let s = s.trim_end_matches('=').to_string();
                     if c.name.is_empty() {
+                        spelled.insert(s.clone());
                         c.name = s;
-                    } else if !c.aliases.contains(&s) && s != c.name {
+                    } else if spelled.insert(s.clone()) {
                         c.aliases.push(s);
                     }
                 }
@@ -109,20 +112,38 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
     out
 }
 
-/// The `if` (or `case`/ternary) whose condition holds the literal.
-fn condition_owner<'t>(p: &Parsed<'t>, lit: Node<'t>) -> Option<Node<'t>> {
+/// The `if` whose condition holds the literal. Every node climbed through
+/// has the same answer as the literal (it is inside that condition or it is
+/// not), so `known` remembers each climb: the literals of one long `||`
+/// chain are climbed once in all, not once each.
+fn condition_owner<'t>(
+    p: &Parsed<'t>,
+    lit: Node<'t>,
+    known: &mut rustc_hash::FxHashMap<usize, Option<Node<'t>>>,
+) -> Option<Node<'t>> {
+    let mut path = Vec::new();
     let mut cur = lit;
-    while let Some(parent) = p.parent(cur) {
+    let owner = loop {
+        if let Some(found) = known.get(&cur.id()) {
+            break *found;
+        }
+        path.push(cur.id());
+        let Some(parent) = p.parent(cur) else { break None };
         if parent.kind_name() == "if_statement" {
-            let cond = parent.child_by_field_name("condition")?;
-            return (cond.start_byte() <= lit.start_byte() && lit.end_byte() <= cond.end_byte()).then_some(parent);
+            let cond = parent.child_by_field_name("condition");
+            break cond
+                .filter(|c| c.start_byte() <= cur.start_byte() && cur.end_byte() <= c.end_byte())
+                .map(|_| parent);
         }
         if matches!(parent.kind_name(), "compound_statement" | "function_definition" | "translation_unit") {
-            return None;
+            break None;
         }
         cur = parent;
+    };
+    for id in path {
+        known.insert(id, owner);
     }
-    None
+    owner
 }
 
 /// Reads a branch body: does it consume a value, and how is it parsed?

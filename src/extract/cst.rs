@@ -208,18 +208,6 @@ pub fn chain_root(call: Node<'_>) -> Node<'_> {
     }
 }
 
-/// The name of the function a node sits in.
-pub fn enclosing_function_name<'a>(p: &Parsed<'a>, node: Node<'a>) -> Option<&'a str> {
-    let mut cur = p.parent(node);
-    while let Some(n) = cur {
-        if n.kind_name() == "function_definition" {
-            return function_name_node(n).map(|d| text(d, p.src));
-        }
-        cur = p.parent(n);
-    }
-    None
-}
-
 /// The node naming the function `def` defines, through its pointer,
 /// reference and qualified declarators: an `identifier`, a
 /// `field_identifier`, a `destructor_name` or an `operator_name`.

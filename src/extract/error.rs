@@ -1,5 +1,5 @@
-//! Why an extraction fails: nothing the known shapes recognise, or a file
-//! the C++ grammar cannot read.
+//! Why an extraction fails: nothing the known shapes recognise, a file the
+//! C++ grammar cannot read, or a user's query too costly to run.
 
 /// An extraction that produced nothing usable.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -16,4 +16,10 @@ pub enum ExtractError {
     Grammar(String),
     #[error("tree-sitter could not parse {path}")]
     Parse { path: String },
+    #[diagnostic(
+        code(knobs::extract::query_too_costly),
+        help("each `(_)*` multiplies the ways a match may go on: anchor the query on named nodes, or drop the repetition")
+    )]
+    #[error("[[extract.query]] number {number} in knobs.toml (`{query}`) {why} on {path}; nothing was written")]
+    QueryTooCostly { number: usize, query: String, path: String, why: String },
 }

@@ -19,6 +19,7 @@ mod infer;
 mod kind;
 mod metrics;
 mod operator_chain;
+mod owner;
 mod parsed;
 pub mod pinned;
 mod preprocess;
@@ -109,7 +110,7 @@ pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractEr
         .par_iter()
         .enumerate()
         .map(|(i, p)| {
-            let ((mut found, rows), (calls, (chain, usage))) = rayon::join(
+            let ((found, rows), (calls, (chain, usage))) = rayon::join(
                 || (queries::candidates(p, src.queries), rows::candidates(p, &structs)),
                 || {
                     rayon::join(
@@ -118,6 +119,7 @@ pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractEr
                     )
                 },
             );
+            let mut found = found?;
             found.extend(rows);
             found.extend(calls);
             found.extend(chain);
@@ -125,9 +127,9 @@ pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractEr
             for c in &mut found {
                 c.file = i;
             }
-            found
+            Ok(found)
         })
-        .collect();
+        .collect::<Result<_, ExtractError>>()?;
     let cands: Vec<Candidate> = found.into_iter().flatten().collect();
     let mut merged = merge(cands);
     for p in &parsed[..configs] {

@@ -46,24 +46,16 @@ pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Re
     let headers = optional(&profile.extract.headers)?;
     let validators = optional(&profile.extract.validators)?;
     let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
-    let (files, missing) = tree.cpp_sources(&profile.extract.metrics)?;
-    let files: Vec<SourceFile> = files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
+    // Only the files that name a metric prefix are kept in memory.
+    let prefixes = &profile.metrics.prefixes;
+    let found = tree.cpp_sources(&profile.extract.metrics, &|text| super::metrics::mentions_metric(text, prefixes))?;
+    let files: Vec<SourceFile> = found.files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
     // Flags and metrics are read from the sources side by side.
-    let (flags, metrics) = rayon::join(|| extract(&sources), || extract_metrics(&files, &profile.metrics.prefixes));
+    let (flags, metrics) = rayon::join(|| extract(&sources), || extract_metrics(&files, prefixes));
     let (flags, flag_warnings) = flags?;
     let (metrics, metric_warnings) = metrics?;
     let mut warnings: Vec<String> = flag_warnings.iter().chain(&metric_warnings).map(|w| w.to_string()).collect();
-    if !missing.is_empty() {
-        let one = missing.len() == 1;
-        warnings.push(format!(
-            "{} at {} {} not in the repository (a partial clone?) and {} not read for metrics: {}",
-            if one { "1 C++ file".to_string() } else { format!("{} C++ files", missing.len()) },
-            tree.tag,
-            if one { "is" } else { "are" },
-            if one { "was" } else { "were" },
-            missing.join(", ")
-        ));
-    }
+    warnings.extend(found.notes);
     let mut catalog = Catalog::new(
         Provenance {
             engine: profile.name.clone(),

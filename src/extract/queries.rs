@@ -3,11 +3,22 @@
 //! `@flag` (required), `@metavar`, `@default`, `@help`, `@alias`, `@kind`.
 //! A `@flag` capture without dashes (`prefill_interleave`, as gflags spells
 //! it) becomes `--prefill-interleave`.
+//!
+//! A query is the user's, and its cost is not bounded by the file's size:
+//! each `(_)*` multiplies the ways a match may go on. So every query runs
+//! with a ceiling on the matches it keeps in progress and a time budget per
+//! file; one that reaches either fails the sync, naming the query, rather
+//! than stall it or write a catalogue that lacks what it would have found.
 
-use tree_sitter::{Query, QueryCursor, StreamingIterator};
+use std::cell::Cell;
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Query, QueryCursor, QueryCursorOptions, StreamingIterator};
 
 use super::candidate::Candidate;
 use super::cst::{line, string_value, text};
+use super::error::ExtractError;
 use super::parsed::Parsed;
 use super::roles::{kind_of_call_name, kind_of_ident};
 
@@ -63,13 +74,53 @@ fn flag_name(raw: &str) -> String {
     }
 }
 
-pub(crate) fn candidates(p: &Parsed<'_>, queries: &[String]) -> Vec<Candidate> {
+/// Matches a query may keep in progress at once (tree-sitter's own ceiling
+/// is 65,536); a query that needs more is too costly to run.
+pub const MATCH_LIMIT: u32 = 4096;
+
+/// How long one query may run over one file.
+pub const BUDGET: Duration = Duration::from_secs(5);
+
+pub(crate) fn candidates(p: &Parsed<'_>, queries: &[String]) -> Result<Vec<Candidate>, ExtractError> {
+    candidates_within(p, queries, MATCH_LIMIT, BUDGET)
+}
+
+/// The query as the user may recognise it: its first line, shortened, with
+/// nothing that could steer a terminal.
+fn label(source: &str) -> String {
+    let first = source.trim().lines().next().unwrap_or("");
+    let shown = first.chars().filter(|c| !c.is_control());
+    let mut out: String = shown.clone().take(60).collect();
+    if shown.count() > 60 || source.trim().lines().nth(1).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+fn candidates_within(
+    p: &Parsed<'_>,
+    queries: &[String],
+    limit: u32,
+    budget: Duration,
+) -> Result<Vec<Candidate>, ExtractError> {
     let mut out = Vec::new();
-    for source in queries {
+    for (i, source) in queries.iter().enumerate() {
         let Ok(query) = compile(source) else { continue };
         let names = query.capture_names();
         let mut cursor = QueryCursor::new();
-        let mut matches = cursor.matches(&query, p.tree.root_node(), p.src.as_bytes());
+        cursor.set_match_limit(limit);
+        let start = Instant::now();
+        let over = Cell::new(false);
+        let mut stop = |_: &tree_sitter::QueryCursorState| {
+            if start.elapsed() > budget {
+                over.set(true);
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = QueryCursorOptions::new().progress_callback(&mut stop);
+        let mut matches = cursor.matches_with_options(&query, p.tree.root_node(), p.src.as_bytes(), options);
         while let Some(m) = matches.next() {
             let mut c = Candidate::default();
             for cap in m.captures() {
@@ -92,8 +143,22 @@ pub(crate) fn candidates(p: &Parsed<'_>, queries: &[String]) -> Vec<Candidate> {
                 out.push(c);
             }
         }
+        drop(matches);
+        let why = if over.get() {
+            format!("ran over its budget of {} s", budget.as_secs_f64())
+        } else if cursor.did_exceed_match_limit() {
+            format!("kept more than {limit} matches in progress at once")
+        } else {
+            continue;
+        };
+        return Err(ExtractError::QueryTooCostly {
+            number: i + 1,
+            query: label(source),
+            path: p.path.to_string(),
+            why,
+        });
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -109,5 +174,48 @@ mod tests {
         assert!(e.message.contains("no `@flag`"));
         let e = check("(string_literal) @flag (identifier) @kinds").expect_err("unknown capture");
         assert!(e.message.contains("unknown capture `@kinds`"), "{e:?}");
+    }
+
+    fn parsed_branches(n: usize) -> (crate::extract::SourceFile, tree_sitter::Tree) {
+        let body: String = (0..n).map(|i| format!("  if (a == \"--f{i}\") {{ x = {i}; }}\n")).collect();
+        let file = crate::extract::SourceFile::new("core/config.cpp".to_string(), format!("void f() {{\n{body}}}\n"));
+        let tree = crate::extract::parsed::parse(&file).expect("parses");
+        (file, tree)
+    }
+
+    const QUERY: &str = "(if_statement\n  condition: (_ (_ (string_literal) @flag)))";
+
+    /// Within the limits a query finds what it describes; past the time
+    /// budget (here none at all) it is an error naming the query by its
+    /// place in knobs.toml and its first line, not a partial result.
+    #[test]
+    fn a_query_over_its_budget_is_an_error_naming_it() {
+        let (file, tree) = parsed_branches(2000);
+        let p = Parsed::new(&file, &tree);
+        let queries = vec!["(identifier) @_x @flag".to_string(), QUERY.to_string()];
+        let found = candidates_within(&p, &queries[1..], MATCH_LIMIT, BUDGET).expect("within the budget");
+        assert_eq!(found.len(), 2000);
+        let e = candidates_within(&p, &queries, MATCH_LIMIT, Duration::ZERO).expect_err("over the budget");
+        assert_eq!(
+            e.to_string(),
+            "[[extract.query]] number 1 in knobs.toml (`(identifier) @_x @flag`) ran over its budget of 0 s \
+             on core/config.cpp; nothing was written"
+        );
+    }
+
+    /// A query that keeps more matches in progress than the ceiling allows
+    /// is refused the same way (a ceiling of 1 here: two `if`s are open at
+    /// once while tree-sitter walks the block).
+    #[test]
+    fn a_query_over_the_match_limit_is_an_error() {
+        let (file, tree) = parsed_branches(50);
+        let p = Parsed::new(&file, &tree);
+        let wide = "(compound_statement (_)* @_a (if_statement) @_b (_)* @_c (expression_statement) @flag)".to_string();
+        let e = candidates_within(&p, &[QUERY.to_string(), wide], 1, BUDGET).expect_err("over the limit");
+        let text = e.to_string();
+        assert!(text.starts_with("[[extract.query]] number 2 in knobs.toml (`(compound_statement"), "{text}");
+        assert!(text.contains("kept more than 1 matches in progress at once on core/config.cpp"), "{text}");
+        assert_eq!(label("(a\n b)"), "(a…");
+        assert_eq!(label("(a \u{1b}[31m b)"), "(a [31m b)");
     }
 }

@@ -13,9 +13,10 @@ use tree_sitter::Node;
 use super::kind::KindName;
 
 use super::candidate::Candidate;
-use super::cst::{self, call_name, enclosing_function_name, line, message_value, string_value, text};
+use super::cst::{self, call_name, line, message_value, string_value, text};
+use super::owner::Owners;
 use super::parsed::{Parsed, Warning};
-use super::text::{flag_ident, members_in_message};
+use super::text::members_in_message;
 use crate::catalog::model::MembersFrom;
 
 /// True when a node sits where a value is refused: a throw, a return, an
@@ -52,6 +53,11 @@ fn in_reject_context(p: &Parsed<'_>, node: Node<'_>) -> bool {
                 }
             }
             "expression_statement" | "compound_statement" | "function_definition" | "declaration" => return false,
+            // Past a statement or a clause (`if`, `else`, a condition) no
+            // expression holds the node any more: what lies above are
+            // statements up to a block, none of them a refusal. Stopping
+            // here keeps a 30,000-branch `else if` chain linear.
+            k if k.ends_with("_statement") || k.ends_with("_clause") || k == "for_range_loop" => return false,
             _ => {}
         }
         cur = p.parent(n);
@@ -93,100 +99,11 @@ fn message_root<'t>(
     root
 }
 
-/// The flag a validator belongs to: named in the message, the branch of a
-/// parse chain it sits in, or the variable or function it checks.
-fn owner(p: &Parsed<'_>, node: Node<'_>, msg: &str, flags: &BTreeMap<String, Candidate>) -> Option<String> {
-    static FLAG: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"--[A-Za-z0-9][A-Za-z0-9_.-]*").expect("valid regex"));
-    // `--checkpoint_policy` names `--checkpoint-policy` (gflags accepts both).
-    let same = |a: &str, b: &str| {
-        a.len() == b.len()
-            && a.bytes().zip(b.bytes()).all(|(x, y)| x == y || (x == b'_' && y == b'-') || (x == b'-' && y == b'_'))
-    };
-    let by_alias = |name: &str| {
-        flags.iter().find(|(k, c)| same(k, name) || c.aliases.iter().any(|a| same(a, name))).map(|(k, _)| k.clone())
-    };
-    if let Some(found) = FLAG.find_iter(msg).find_map(|m| by_alias(m.as_str())) {
-        return Some(found);
-    }
-    // Enclosing if-chain branches, innermost first.
-    let mut cur = p.parent(node);
-    while let Some(n) = cur {
-        if n.kind_name() == "if_statement" {
-            if let Some(cond) = n.child_by_field_name("condition") {
-                for lit in cst::preorder(cond) {
-                    if let Some(s) = string_value(lit, p.src) {
-                        if let Some(f) = by_alias(&s) {
-                            return Some(f);
-                        }
-                    }
-                }
-                let cond_text = text(cond, p.src).to_ascii_lowercase();
-                if let Some(f) = flags.keys().find(|k| mentions_ident(&cond_text, &flag_ident(k))) {
-                    return Some(f.clone());
-                }
-            }
-        }
-        if n.kind_name() == "function_definition" {
-            break;
-        }
-        cur = p.parent(n);
-    }
-    let func = enclosing_function_name(p, node)?.to_ascii_lowercase();
-    flags.keys().find(|k| mentions_ident(&func, &flag_ident(k))).cloned()
-}
-
-/// True when `ident` stands in `text` as a whole identifier or its tail,
-/// allowing member decorations (`m_ident`, `ident_`, `cfg.ident`).
-fn mentions_ident(text: &str, ident: &str) -> bool {
-    let bytes = text.as_bytes();
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    text.match_indices(ident).any(|(i, m)| {
-        let before = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
-        let mut end = i + m.len();
-        while end < bytes.len() && bytes[end] == b'_' {
-            end += 1;
-        }
-        let after = end >= bytes.len() || !word(bytes[end]);
-        before && after
-    })
-}
-
-/// A flag literal in the initializer of a local the condition compares:
-/// `const auto& m = fs.get("--mode"); if (m != "a" && ...)`.
-fn flag_of_compared_local(p: &Parsed<'_>, cond: Node<'_>, flags: &BTreeMap<String, Candidate>) -> Option<String> {
-    let idents: Vec<&str> =
-        cst::preorder(cond).into_iter().filter(|n| n.kind_name() == "identifier").map(|n| text(n, p.src)).collect();
-    let mut scope = p.parent(cond);
-    while let Some(s) = scope {
-        if s.kind_name() == "function_definition" {
-            break;
-        }
-        scope = p.parent(s);
-    }
-    for decl in cst::preorder(scope?) {
-        if decl.kind_name() != "init_declarator" || decl.start_byte() > cond.start_byte() {
-            continue;
-        }
-        let name = decl.child_by_field_name("declarator").map(|d| text(d, p.src).trim_start_matches(['&', '*', ' ']));
-        if !name.is_some_and(|n| idents.contains(&n)) {
-            continue;
-        }
-        let value = decl.child_by_field_name("value")?;
-        for lit in cst::preorder(value) {
-            if let Some(s) = string_value(lit, p.src) {
-                if flags.contains_key(&s) {
-                    return Some(s);
-                }
-            }
-        }
-    }
-    None
-}
-
-pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candidate>, warnings: &mut Vec<Warning>) {
+pub(crate) fn attach_members<'t>(p: &Parsed<'t>, flags: &mut BTreeMap<String, Candidate>, warnings: &mut Vec<Warning>) {
     let mut seen = std::collections::HashSet::new();
     let mut roots = std::collections::HashMap::new();
     let mut found: Vec<(String, Vec<String>, MembersFrom)> = Vec::new();
+    let mut owners = Owners::new(flags);
     for node in p.nodes() {
         if !cst::is_string(node) || p.parent(node).is_some_and(|n| n.kind_name() == "concatenated_string") {
             continue;
@@ -200,7 +117,7 @@ pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candid
         }
         let msg = message_value(root, p.src);
         let Some(mut members) = members_in_message(&msg) else { continue };
-        let Some(flag) = owner(p, root, &msg, flags) else {
+        let Some(flag) = owners.owner(p, root, &msg) else {
             warnings.push(Warning {
                 path: p.path.to_string(),
                 line: line(root),
@@ -216,8 +133,10 @@ pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candid
             MembersFrom { origin: "validator-message".into(), location: p.loc(line(root)), closed: true },
         ));
     }
-    for cmp in comparison_sets(p, flags) {
-        if !found.iter().any(|(f, _, _)| *f == cmp.0) {
+    // A flag's message outranks its comparisons; the first comparison wins.
+    let mut taken: rustc_hash::FxHashSet<String> = found.iter().map(|(f, _, _)| f.clone()).collect();
+    for cmp in comparison_sets(p, flags, &mut owners) {
+        if taken.insert(cmp.0.clone()) {
             found.push(cmp);
         }
     }
@@ -234,7 +153,11 @@ pub(crate) fn attach_members(p: &Parsed<'_>, flags: &mut BTreeMap<String, Candid
 
 /// `if (v != "a" && v != "b") reject(...)`: the compared literals, when the
 /// branch refuses.
-fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(String, Vec<String>, MembersFrom)> {
+fn comparison_sets<'t>(
+    p: &Parsed<'t>,
+    flags: &BTreeMap<String, Candidate>,
+    owners: &mut Owners<'t>,
+) -> Vec<(String, Vec<String>, MembersFrom)> {
     let mut out = Vec::new();
     for node in p.nodes() {
         if node.kind_name() != "if_statement" {
@@ -274,7 +197,7 @@ fn comparison_sets(p: &Parsed<'_>, flags: &BTreeMap<String, Candidate>) -> Vec<(
         }
         let said: String =
             cst::preorder(body).into_iter().filter_map(|n| string_value(n, p.src)).collect::<Vec<_>>().join(" ");
-        let flag = owner(p, node, &said, flags).or_else(|| flag_of_compared_local(p, cond, flags));
+        let flag = owners.owner(p, node, &said).or_else(|| owners.compared_local(p, cond, flags));
         if let Some(flag) = flag {
             out.push((
                 flag,

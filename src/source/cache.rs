@@ -45,9 +45,16 @@ fn cache_name(url: &str) -> String {
 }
 
 /// The cached repository for `repo` (a URL, or a path relative to `base`)
-/// with `tag` in it, fetched unless the tag is already there; true when
-/// nothing was fetched.
-pub(super) fn open_cached(repo: &str, base: &Path, tag: &str, cache: &Path) -> Result<(Repository, bool), SourceError> {
+/// with `tag` in it, fetched unless the tag is already there (with
+/// `refresh`, fetched in any case: a tag moved upstream is updated); true
+/// when nothing was fetched.
+pub(super) fn open_cached(
+    repo: &str,
+    base: &Path,
+    tag: &str,
+    cache: &Path,
+    refresh: bool,
+) -> Result<(Repository, bool), SourceError> {
     let local = base.join(repo);
     let url = fetch_url(repo, base);
     // A path that does not exist is said so before anything is made in
@@ -73,8 +80,8 @@ pub(super) fn open_cached(repo: &str, base: &Path, tag: &str, cache: &Path) -> R
     lock.lock().map_err(cache_err)?;
     remove_leftovers(&parent, &locks, &name);
     let (git, from_cache) = match Repository::open_bare(&dir) {
-        Ok(git) if healthy_at(&git, tag) => (git, true),
-        Ok(git) if git.find_reference(&format!("refs/tags/{tag}")).is_err() => {
+        Ok(git) if healthy_at(&git, tag) && !refresh => (git, true),
+        Ok(git) if refresh || git.find_reference(&format!("refs/tags/{tag}")).is_err() => {
             drop(git);
             fetch(&dir, &url, repo)?;
             (Repository::open_bare(&dir)?, false)

@@ -37,6 +37,12 @@ pub enum SourceError {
     #[error("tag `{tag}` not found in `{repo}`{}", nearest_text(.nearest))]
     TagNotFound { tag: String, repo: String, nearest: Vec<String> },
     #[diagnostic(
+        code(knobs::source::tag_kind),
+        help("knobs reads the tree of a tagged commit; tag the release commit instead")
+    )]
+    #[error("tag `{tag}` in `{repo}` points at {kind}, not at a commit")]
+    TagNotACommit { tag: String, repo: String, kind: &'static str },
+    #[diagnostic(
         code(knobs::source::missing_file),
         help("set `config` under [extract] in knobs.toml if the help table lives elsewhere")
     )]
@@ -48,6 +54,12 @@ pub enum SourceError {
     )]
     #[error("`{path}` at {tag} in `{repo}` cannot be read: its content ({id}) is not in the repository")]
     MissingObject { path: String, tag: String, repo: String, id: String },
+    #[diagnostic(
+        code(knobs::source::too_large),
+        help("knobs reads a file the profile names only up to this size; point [extract] at the file that holds the option table")
+    )]
+    #[error("`{path}` at {tag} in `{repo}` is {size} bytes, over the {cap} bytes knobs reads of one file")]
+    TooLarge { path: String, tag: String, repo: String, size: usize, cap: usize },
     #[error("cache at {}: {message}", path.display())]
     Cache { path: PathBuf, message: String },
     #[error("git: {0}")]
@@ -59,5 +71,31 @@ fn nearest_text(nearest: &[String]) -> String {
         "; the repository has no tags".to_string()
     } else {
         format!("; nearest tags: {}", nearest.join(", "))
+    }
+}
+
+impl SourceError {
+    /// The error with the userinfo of every URL in it removed (`redact`).
+    pub(super) fn redacted(self) -> SourceError {
+        use super::redact::redact;
+        let r = |s: String| redact(&s);
+        match self {
+            SourceError::Unreachable { repo, message } => {
+                SourceError::Unreachable { repo: r(repo), message: r(message) }
+            }
+            SourceError::NoSuchPath { repo, path } => SourceError::NoSuchPath { repo: r(repo), path },
+            SourceError::Abandoned { repo, message } => SourceError::Abandoned { repo: r(repo), message: r(message) },
+            SourceError::TagNotFound { tag, repo, nearest } => SourceError::TagNotFound { tag, repo: r(repo), nearest },
+            SourceError::TagNotACommit { tag, repo, kind } => SourceError::TagNotACommit { tag, repo: r(repo), kind },
+            SourceError::MissingFile { path, tag, repo } => SourceError::MissingFile { path, tag, repo: r(repo) },
+            SourceError::MissingObject { path, tag, repo, id } => {
+                SourceError::MissingObject { path, tag, repo: r(repo), id }
+            }
+            SourceError::TooLarge { path, tag, repo, size, cap } => {
+                SourceError::TooLarge { path, tag, repo: r(repo), size, cap }
+            }
+            SourceError::Cache { path, message } => SourceError::Cache { path, message: r(message) },
+            SourceError::Git(e) => SourceError::Git(git2::Error::new(e.code(), e.class(), redact(e.message()))),
+        }
     }
 }

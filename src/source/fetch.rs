@@ -216,6 +216,8 @@ fn fetch_now(path: &Path, url: &str, origin: &str, watch: &Arc<Watch>) -> Result
     });
     let mut opts = FetchOptions::new();
     opts.download_tags(git2::AutotagOption::All);
+    // FETCH_HEAD would keep the URL (and any userinfo in it) in the cache.
+    opts.update_fetchhead(false);
     opts.remote_callbacks(callbacks);
     remote.fetch(&["+refs/tags/*:refs/tags/*", "+refs/heads/*:refs/remotes/origin/*"], Some(&mut opts), None).map_err(
         |e| {

@@ -8,10 +8,14 @@
 mod cache;
 mod error;
 mod fetch;
+mod redact;
+mod sources;
 mod tree;
 mod worktree;
 
 pub use cache::cache_root;
 pub use error::SourceError;
-pub use tree::{Origin, PinnedTree};
-pub use worktree::{Staged, Worktree, WorktreeError};
+pub use redact::redact;
+pub use sources::{CppSources, Limits};
+pub use tree::{Origin, PinnedTree, MAX_FILE};
+pub use worktree::{HooksDir, Staged, Worktree, WorktreeError};

@@ -8,11 +8,9 @@ use git2::{ObjectType, Repository};
 use super::cache::{find_tag, open_cached};
 use super::error::SourceError;
 
-/// Largest blob read from the tree; bigger files are skipped.
-const MAX_BLOB: usize = 4 * 1024 * 1024;
-
-/// C++ files read at a tag, as (path, text), and the paths whose blobs are missing.
-pub type CppSources = (Vec<(String, String)>, Vec<String>);
+/// Largest file read from the tree: a file the profile names that is bigger
+/// is an error, a C++ file met in a walk is passed over with a note.
+pub const MAX_FILE: usize = 4 * 1024 * 1024;
 
 /// A tag's tree, read from the cache.
 pub struct PinnedTree {
@@ -40,8 +38,18 @@ pub enum Origin {
 
 impl PinnedTree {
     /// Opens `tag` of `repo` (a URL, or a path relative to `base`), fetching
-    /// into the cache under `cache` unless the tag is already there.
-    pub fn open(repo: &str, base: &Path, tag: &str, cache: &Path) -> Result<PinnedTree, SourceError> {
+    /// into the cache under `cache` unless the tag is already there — or,
+    /// with `refresh`, always: a tag already cached is never checked again
+    /// otherwise, so one moved upstream is seen only after a refresh.
+    /// The repository is reported (as `origin`, and in every error) with the
+    /// userinfo of its URL removed: a token in `--repo` is never shown.
+    pub fn open(repo: &str, base: &Path, tag: &str, cache: &Path, refresh: bool) -> Result<PinnedTree, SourceError> {
+        let mut tree = PinnedTree::open_named(repo, base, tag, cache, refresh).map_err(SourceError::redacted)?;
+        tree.origin = super::redact::redact(&tree.origin);
+        Ok(tree)
+    }
+
+    fn open_named(repo: &str, base: &Path, tag: &str, cache: &Path, refresh: bool) -> Result<PinnedTree, SourceError> {
         // A local repository is read in place: nothing is copied, so only the
         // blobs knobs reads need to be present (a partial or size-limited
         // clone lacks some large files, and a full copy would fail on them).
@@ -51,13 +59,28 @@ impl PinnedTree {
                 .map_err(|e| SourceError::Unreachable { repo: repo.to_string(), message: e.message().to_string() })?;
             return PinnedTree::at_tag(git, repo, tag, Origin::Local);
         }
-        let (git, from_cache) = open_cached(repo, base, tag, cache)?;
+        let (git, from_cache) = open_cached(repo, base, tag, cache, refresh)?;
         PinnedTree::at_tag(git, repo, tag, if from_cache { Origin::Cached } else { Origin::Fetched })
     }
 
     fn at_tag(git: Repository, repo: &str, tag: &str, how: Origin) -> Result<PinnedTree, SourceError> {
         let (tree, commit) = match find_tag(&git, tag) {
             Some(c) => (c.tree_id(), c.id().to_string()),
+            // A tag that names a tree or a blob is there, but has no commit.
+            None if git.find_reference(&format!("refs/tags/{tag}")).is_ok() => {
+                let kind = git
+                    .find_reference(&format!("refs/tags/{tag}"))
+                    .and_then(|r| r.peel(ObjectType::Any))
+                    .ok()
+                    .and_then(|o| o.kind())
+                    .map_or("an object", |k| match k {
+                        ObjectType::Tree => "a tree",
+                        ObjectType::Blob => "a blob",
+                        ObjectType::Tag => "a tag",
+                        _ => "an object",
+                    });
+                return Err(SourceError::TagNotACommit { tag: tag.to_string(), repo: repo.to_string(), kind });
+            }
             None => {
                 return Err(SourceError::TagNotFound {
                     tag: tag.to_string(),
@@ -69,7 +92,8 @@ impl PinnedTree {
         Ok(PinnedTree { repo: git, tree, commit, tag: tag.to_string(), origin: repo.to_string(), how })
     }
 
-    /// The text of `path` at the tag, or `None` if it does not exist there.
+    /// The text of `path` at the tag, or `None` if it does not exist there;
+    /// a file over `MAX_FILE` is an error (its size is read, not its bytes).
     pub fn read(&self, path: &str) -> Result<Option<String>, SourceError> {
         let tree = self.repo.find_tree(self.tree)?;
         let entry = match tree.get_path(Path::new(path)) {
@@ -80,14 +104,27 @@ impl PinnedTree {
         if entry.kind() != Some(ObjectType::Blob) {
             return Ok(None);
         }
+        let missing = || SourceError::MissingObject {
+            path: path.to_string(),
+            tag: self.tag.clone(),
+            repo: self.origin.clone(),
+            id: entry.id().to_string(),
+        };
+        // The size first, from the object's header: a file the profile names
+        // is never inflated past the cap.
+        let (size, _) = self.header(entry.id())?.ok_or_else(missing)?;
+        if size > MAX_FILE {
+            return Err(SourceError::TooLarge {
+                path: path.to_string(),
+                tag: self.tag.clone(),
+                repo: self.origin.clone(),
+                size,
+                cap: MAX_FILE,
+            });
+        }
         let blob = self.repo.find_blob(entry.id()).map_err(|e| {
             if e.code() == git2::ErrorCode::NotFound {
-                SourceError::MissingObject {
-                    path: path.to_string(),
-                    tag: self.tag.clone(),
-                    repo: self.origin.clone(),
-                    id: entry.id().to_string(),
-                }
+                missing()
             } else {
                 e.into()
             }
@@ -104,74 +141,25 @@ impl PinnedTree {
         })
     }
 
-    /// Every C/C++ source file at the tag under the size cap, as (path,
-    /// text), and the paths whose blobs the repository lacks (a partial
-    /// clone): those are skipped, not fatal. With `under` given, only files
-    /// at or below those paths are read (`tools/server/`, `src/metrics.cpp`).
-    pub fn cpp_sources(&self, under: &[String]) -> Result<CppSources, SourceError> {
-        let root = self.repo.find_tree(self.tree)?;
-        let mut out = Vec::new();
-        let mut missing = Vec::new();
-        let mut starts: Vec<(String, git2::Tree<'_>)> = Vec::new();
-        if under.is_empty() {
-            starts.push((String::new(), root));
-        } else {
-            for u in under {
-                let path = u.trim_matches('/');
-                let entry = match root.get_path(Path::new(path)) {
-                    Ok(e) => e,
-                    Err(e) if e.code() == git2::ErrorCode::NotFound => continue,
-                    Err(e) => return Err(e.into()),
-                };
-                match entry.kind() {
-                    Some(ObjectType::Tree) => starts.push((format!("{path}/"), self.repo.find_tree(entry.id())?)),
-                    Some(ObjectType::Blob) => self.read_cpp(path, entry.id(), &mut out, &mut missing)?,
-                    _ => {}
-                }
-            }
-        }
-        for (prefix, tree) in starts {
-            let mut err = None;
-            tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-                let Ok(name) = entry.name() else { return git2::TreeWalkResult::Ok };
-                if entry.kind() == Some(ObjectType::Blob) {
-                    if let Err(e) = self.read_cpp(&format!("{prefix}{dir}{name}"), entry.id(), &mut out, &mut missing) {
-                        err = Some(e);
-                        return git2::TreeWalkResult::Abort;
-                    }
-                }
-                git2::TreeWalkResult::Ok
-            })?;
-            if let Some(e) = err {
-                return Err(e);
-            }
-        }
-        out.sort();
-        out.dedup_by(|a, b| a.0 == b.0);
-        Ok((out, missing))
+    /// The repository (for the walk in `sources.rs`).
+    pub(super) fn git(&self) -> &Repository {
+        &self.repo
     }
 
-    fn read_cpp(
-        &self,
-        path: &str,
-        id: git2::Oid,
-        out: &mut Vec<(String, String)>,
-        missing: &mut Vec<String>,
-    ) -> Result<(), SourceError> {
-        let is_cpp =
-            [".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc"].iter().any(|e| path.ends_with(e));
-        if !is_cpp {
-            return Ok(());
+    /// The tag's root tree.
+    pub(super) fn root(&self) -> Result<git2::Tree<'_>, SourceError> {
+        Ok(self.repo.find_tree(self.tree)?)
+    }
+
+    /// An object's size and kind, read from its header: nothing is inflated,
+    /// so a 200 MB blob costs nothing to turn away. `None` when the
+    /// repository lacks the object.
+    pub(super) fn header(&self, id: git2::Oid) -> Result<Option<(usize, ObjectType)>, SourceError> {
+        match self.repo.odb()?.read_header(id) {
+            Ok(h) => Ok(Some(h)),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+            Err(e) => Err(e.into()),
         }
-        match self.repo.find_blob(id) {
-            Ok(b) if b.size() <= MAX_BLOB && !b.is_binary() => {
-                out.push((path.to_string(), String::from_utf8_lossy(b.content()).into_owned()))
-            }
-            Ok(_) => {}
-            Err(e) if e.code() == git2::ErrorCode::NotFound => missing.push(path.to_string()),
-            Err(e) => return Err(e.into()),
-        }
-        Ok(())
     }
 }
 

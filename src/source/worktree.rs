@@ -114,13 +114,33 @@ impl Worktree {
         Ok(out)
     }
 
-    /// The folder git runs hooks from (`core.hooksPath`, else `.git/hooks`).
-    pub fn hooks_dir(&self) -> PathBuf {
-        let configured = self.repo.config().ok().and_then(|c| c.get_path("core.hooksPath").ok());
+    /// The folder git runs hooks from, as `git rev-parse --git-path hooks`
+    /// gives it: `core.hooksPath` (relative to the work tree's root), else
+    /// the `hooks` folder of the common git folder — in a linked work tree
+    /// (`.git` a file) that is the main repository's, not
+    /// `.git/worktrees/<name>/hooks`, where git never looks.
+    pub fn hooks_dir(&self) -> HooksDir {
+        let config = self.repo.config().ok();
+        let level = config.as_ref().and_then(|c| c.get_entry("core.hooksPath").ok()).map(|e| e.level());
+        let configured = config.as_ref().and_then(|c| c.get_path("core.hooksPath").ok());
+        let shared = match level {
+            Some(git2::ConfigLevel::Global | git2::ConfigLevel::XDG) => Some("your global git config"),
+            Some(git2::ConfigLevel::System | git2::ConfigLevel::ProgramData) => Some("the system's git config"),
+            _ => None,
+        };
         match configured {
-            Some(p) if p.is_absolute() => p,
-            Some(p) => self.root.join(p),
-            None => self.repo.path().join("hooks"),
+            Some(p) if p.is_absolute() => HooksDir { path: p, shared },
+            Some(p) => HooksDir { path: self.root.join(p), shared },
+            None => HooksDir { path: self.repo.commondir().join("hooks"), shared: None },
         }
     }
+}
+
+/// Where git runs a repository's hooks from.
+#[derive(Debug, Clone)]
+pub struct HooksDir {
+    pub path: PathBuf,
+    /// Set when `core.hooksPath` comes from a config beyond the repository
+    /// (which one): the folder serves every repository that uses it.
+    pub shared: Option<&'static str>,
 }

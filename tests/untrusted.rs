@@ -1,0 +1,389 @@
+//! Untrusted input, tried as an attacker would: a fetched repository that
+//! costs memory or time out of proportion, credentials in a URL, a hook
+//! path that shell would read as code. Each test writes its attack files in
+//! a temporary folder; `docs/security.md` lists what each one shows.
+
+use std::path::Path;
+
+use git2::{Repository, Signature};
+
+use crate::support::{self, files_under, flat, knobs};
+
+/// A bare repository at `dest` whose tag `v1` holds `entries` (path →
+/// index into `blobs`); many paths may share one blob.
+fn hostile_repo(dest: &Path, blobs: &[&[u8]], entries: &[(String, usize)]) {
+    let git = Repository::init_bare(dest).expect("init");
+    let ids: Vec<git2::Oid> = blobs.iter().map(|b| git.blob(b).expect("blob")).collect();
+    let mut index = git2::Index::new().expect("index");
+    for (path, b) in entries {
+        let entry = git2::IndexEntry {
+            ctime: git2::IndexTime::new(0, 0),
+            mtime: git2::IndexTime::new(0, 0),
+            dev: 0,
+            ino: 0,
+            mode: 0o100644,
+            uid: 0,
+            gid: 0,
+            file_size: 0,
+            id: ids[*b],
+            flags: 0,
+            flags_extended: 0,
+            path: path.as_bytes().to_vec(),
+        };
+        index.add(&entry).expect("add");
+    }
+    let tree = git.find_tree(index.write_tree_to(&git).expect("tree")).expect("tree");
+    let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_000, 0)).expect("sig");
+    let id = git.commit(Some("refs/heads/main"), &sig, &sig, "x", &tree, &[]).expect("commit");
+    git.tag_lightweight("v1", &git.find_object(id, None).expect("obj"), false).expect("tag");
+}
+
+fn config_cpp() -> Vec<u8> {
+    std::fs::read(support::fixtures().join("radiance/v1.8.1/core/config.cpp")).expect("fixture")
+}
+
+/// A 3.9 MB C++ file that registers one metric, padded with comments.
+fn big_metrics_cpp() -> Vec<u8> {
+    let mut text = String::from("void reg(Registry& r) {\n  r.counter(\"radiance:shared_total\", \"Shared.\");\n}\n");
+    while text.len() < 3_900_000 {
+        text.push_str("// padding padding padding padding padding padding padding padding\n");
+    }
+    text.into_bytes()
+}
+
+/// A thousand paths pointing at one 3.9 MB blob: synced as one file (the
+/// old walk read it a thousand times: 7.6 GB, 60 s — `benches/sync_memory.py`
+/// measures it), its metric found once, under the first path.
+#[test]
+fn a_thousand_paths_to_one_blob_sync() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut entries = vec![("core/config.cpp".to_string(), 0)];
+    entries.extend((0..1000).map(|i| (format!("gen/copy{i:04}.cpp"), 1)));
+    hostile_repo(&tmp.path().join("h.git"), &[&config_cpp(), &big_metrics_cpp()], &entries);
+    let r = knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "");
+    let catalog = std::fs::read_to_string(tmp.path().join("out/radiance/v1.toml")).expect("catalogue");
+    assert_eq!(catalog.matches("name = \"radiance:shared_total\"").count(), 1, "{catalog}");
+    assert!(catalog.contains("gen/copy0000.cpp:2"), "{catalog}");
+}
+
+/// A C++ file over the per-file ceiling met in the walk is passed over with
+/// a note naming it; the sync goes on.
+#[test]
+fn a_huge_cpp_file_in_the_walk_is_a_note() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut huge = big_metrics_cpp();
+    huge.resize(5 * 1024 * 1024, b'\n');
+    let entries = vec![("core/config.cpp".to_string(), 0), ("gen/huge.cpp".to_string(), 1)];
+    hostile_repo(&tmp.path().join("h.git"), &[&config_cpp(), &huge], &entries);
+    let r = knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "warning: 1 C++ file at v1 over 4 MiB each was passed over for metrics: gen/huge.cpp\n");
+    let catalog = std::fs::read_to_string(tmp.path().join("out/radiance/v1.toml")).expect("catalogue");
+    assert!(!catalog.contains("radiance:shared_total"), "{catalog}");
+}
+
+/// A file the profile names that is over the ceiling is an error, found
+/// from the object's size before its bytes are read; nothing is written.
+#[test]
+fn a_huge_config_cpp_is_refused_unread() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut huge = config_cpp();
+    huge.resize(5 * 1024 * 1024, b' ');
+    hostile_repo(&tmp.path().join("h.git"), &[&huge], &[("core/config.cpp".to_string(), 0)]);
+    let r = knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        flat(&r.stderr).contains(
+            "`core/config.cpp` at v1 in `h.git` is 5242880 bytes, over the 4194304 bytes knobs reads of one file"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(files_under(&tmp.path().join("out")).is_empty());
+}
+
+/// Runs a program with the test's git identity and no global git config
+/// (`home` stands in for `$HOME`), knobs's folder first on `PATH`.
+fn run(program: &str, dir: &Path, args: &[&str], home: &Path) -> support::Output {
+    let bin = std::path::PathBuf::from(env!("CARGO_BIN_EXE_knobs"));
+    let path = format!("{}:{}", bin.parent().expect("bin dir").display(), std::env::var("PATH").unwrap_or_default());
+    std::process::Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("NO_COLOR", "1")
+        .env("KNOBS_CACHE_DIR", home.join(".knobs-cache"))
+        // The hook's own lint is not under test here: `true` stands in.
+        .env("KNOBS", "true")
+        .output()
+        .expect("run")
+        .into()
+}
+
+/// A git repository with one commit at `dir`.
+fn git_repo(dir: &Path, home: &Path) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "user.email", "ops@example.invalid"],
+        &["config", "user.name", "Ops"],
+        &["config", "commit.gpgsign", "false"],
+        &["commit", "-q", "--allow-empty", "-m", "first"],
+    ] {
+        let r = run("git", dir, args, home);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+}
+
+fn executable(path: &Path, bytes: &[u8]) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, bytes).expect("write");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// A repository whose path holds `$(…)`, `$HOME`, spaces and both quotes:
+/// the chained hook runs, nothing in the path runs as shell, and after the
+/// repository is moved `git commit` still works (the old hook held the
+/// absolute path in double quotes).
+#[test]
+fn the_chained_hook_survives_a_hostile_path_and_a_move() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("it's a \"$(touch PWNED)\" $HOME `touch PWNED2` dir");
+    git_repo(&repo, &home);
+    let hook = repo.join(".git/hooks/pre-commit");
+    executable(&hook, b"#!/bin/sh\necho ran >> \"$(git rev-parse --git-dir)/ran-mine\"\n");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let installed = std::fs::read_to_string(&hook).expect("hook");
+    assert!(!installed.contains("PWNED"), "{installed}");
+    let r = run("sh", &repo, &[".git/hooks/pre-commit"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(repo.join(".git/ran-mine")).expect("ran"), "ran\n");
+    let moved = tmp.path().join("moved 'again'");
+    std::fs::rename(&repo, &moved).expect("move");
+    let r = run("git", &moved, &["commit", "-q", "--allow-empty", "-m", "second"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(moved.join(".git/ran-mine")).expect("ran"), "ran\nran\n");
+    // Nothing in the path ran: no file named PWNED anywhere.
+    let pwned: Vec<String> = files_under(tmp.path())
+        .into_iter()
+        .filter(|f| f.ends_with("/PWNED") || f.ends_with("/PWNED2") || f.starts_with("PWNED"))
+        .collect();
+    assert!(pwned.is_empty(), "{pwned:?}");
+}
+
+/// A hook that is not UTF-8 is a hook: kept as the backup, byte for byte,
+/// and chained; uninstall puts it back.
+#[test]
+fn a_hook_that_is_not_utf8_is_kept() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("r");
+    git_repo(&repo, &home);
+    let hook = repo.join(".git/hooks/pre-commit");
+    let mine: &[u8] = b"#!/bin/sh\n# caf\xe9 \xff\xfe\nexit 0\n";
+    executable(&hook, mine);
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("the hook that was there runs first"), "{}", r.stdout);
+    assert_eq!(std::fs::read(repo.join(".git/hooks/pre-commit.knobs-backup")).expect("backup"), mine);
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "uninstall"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read(&hook).expect("restored"), mine);
+}
+
+/// In a linked work tree (`.git` a file) the hook goes where git looks:
+/// the folder `git rev-parse --git-path hooks` names, the main repository's.
+#[test]
+fn a_linked_worktree_gets_the_hook_git_runs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let main = tmp.path().join("main");
+    git_repo(&main, &home);
+    let r = run("git", &main, &["worktree", "add", "-q", "../linked"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let linked = tmp.path().join("linked");
+    assert!(linked.join(".git").is_file());
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &linked, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let hooks = run("git", &linked, &["rev-parse", "--path-format=absolute", "--git-path", "hooks"], &home);
+    let hooks = Path::new(hooks.stdout.trim()).canonicalize().expect("hooks folder");
+    assert_eq!(hooks, main.join(".git/hooks").canonicalize().expect("main hooks"));
+    assert!(std::fs::read_to_string(hooks.join("pre-commit")).expect("hook").contains("lint --staged"));
+    assert!(!main.join(".git/worktrees/linked/hooks/pre-commit").exists());
+}
+
+/// A `core.hooksPath` from the global git config is honoured, and the
+/// message says the folder serves every repository that uses it.
+#[test]
+fn a_global_hooks_path_is_named_as_shared() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("r");
+    git_repo(&repo, &home);
+    let shared = tmp.path().join("shared-hooks");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::write(home.join(".gitconfig"), format!("[core]\n\thooksPath = {}\n", shared.display())).expect("config");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(shared.join("pre-commit").is_file());
+    assert!(
+        r.stdout.contains(&format!(
+            "; core.hooksPath in your global git config points at {}, so every repository that uses it runs this hook",
+            shared.display()
+        )),
+        "{}",
+        r.stdout
+    );
+}
+
+/// `git daemon` serving the bare repositories under `served`, on a free
+/// loopback port; killed when dropped.
+struct Daemon {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Daemon {
+    fn start(served: &Path) -> Daemon {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").expect("free port").local_addr().expect("addr").port();
+        let child = std::process::Command::new("git")
+            .args(["daemon", "--reuseaddr", "--export-all", "--listen=127.0.0.1", &format!("--port={port}")])
+            .arg(format!("--base-path={}", served.display()))
+            .arg(served)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("`git daemon` starts (CI installs git)");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(std::time::Instant::now() < deadline, "git daemon did not listen on {port}");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Daemon { child, port }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Every file under `dir` whose bytes hold `needle`.
+fn files_holding(dir: &Path, needle: &str) -> Vec<String> {
+    files_under(dir)
+        .into_iter()
+        .filter(|f| std::fs::read(dir.join(f)).is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes())))
+        .collect()
+}
+
+/// A token in `--repo` reaches neither the output, nor an error, nor the
+/// committed catalogue's provenance, nor the cache; a sync from a plain
+/// local path names it as given.
+#[test]
+fn credentials_in_the_url_are_shown_nowhere() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let served = tmp.path().join("served");
+    hostile_repo(&served.join("h.git"), &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let daemon = Daemon::start(&served);
+    let secret = "tok3n-s3cret";
+    let url = format!("git://alice:{secret}@127.0.0.1:{}/h.git", daemon.port);
+    let shown = format!("git://127.0.0.1:{}/h.git", daemon.port);
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let catalog = std::fs::read_to_string(tmp.path().join("out/radiance/v1.toml")).expect("catalogue");
+    assert!(catalog.contains(&format!("repo = \"{shown}\"")), "{catalog}");
+    // An error that names the repository: a tag it lacks.
+    let missing = knobs(tmp.path(), &["sync", "--repo", &url, "--tag", "v9", "--out", "out"]);
+    assert_eq!(missing.code, 2);
+    assert!(flat(&missing.stderr).contains(&format!("tag `v9` not found in `{shown}`")), "{}", missing.stderr);
+    // One that fails to connect at all, over https.
+    let https = format!("https://alice:{secret}@127.0.0.1:1/h.git");
+    let refused = knobs(tmp.path(), &["sync", "--repo", &https, "--tag", "v1", "--out", "out"]);
+    assert_eq!(refused.code, 2);
+    assert!(flat(&refused.stderr).contains("cannot read repository `https://127.0.0.1:1/h.git`"), "{}", refused.stderr);
+    for out in [&r, &missing, &refused] {
+        assert!(!out.stdout.contains(secret) && !out.stderr.contains(secret), "{}{}", out.stdout, out.stderr);
+    }
+    assert_eq!(files_holding(tmp.path(), secret), Vec::<String>::new());
+    // A local path is named as it was given.
+    let local = knobs(&served, &["sync", "--repo", "h.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(local.code, 0, "{}", local.stderr);
+    let catalog = std::fs::read_to_string(served.join("out/radiance/v1.toml")).expect("catalogue");
+    assert!(catalog.contains("repo = \"h.git\""), "{catalog}");
+}
+
+/// A cached tag is not checked again (a tag moved upstream goes unseen),
+/// and `--refresh` fetches it afresh.
+#[test]
+fn refresh_sees_a_tag_moved_upstream() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let served = tmp.path().join("served");
+    let bare = served.join("h.git");
+    hostile_repo(&bare, &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let daemon = Daemon::start(&served);
+    let url = format!("git://127.0.0.1:{}/h.git", daemon.port);
+    let sync = |extra: &[&str]| {
+        let mut args = vec!["sync", "--repo", &url, "--tag", "v1", "--out", "out"];
+        args.extend_from_slice(extra);
+        knobs(tmp.path(), &args)
+    };
+    let first = sync(&[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // Move v1 upstream to a new commit on the same tree.
+    let git = Repository::open_bare(&bare).expect("served repo");
+    let old = git.find_reference("refs/tags/v1").and_then(|r| r.peel_to_commit()).expect("v1");
+    let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_100, 0)).expect("sig");
+    let moved = git.commit(None, &sig, &sig, "moved", &old.tree().expect("tree"), &[&old]).expect("commit");
+    git.reference("refs/tags/v1", moved, true, "move v1").expect("move tag");
+    let short = &moved.to_string()[..12];
+    let cached = sync(&[]);
+    assert_eq!(cached.code, 0, "{}", cached.stderr);
+    assert!(cached.stdout.contains(" (cached)") && !cached.stdout.contains(short), "{}", cached.stdout);
+    let refreshed = sync(&["--refresh"]);
+    assert_eq!(refreshed.code, 0, "{}", refreshed.stderr);
+    assert!(refreshed.stdout.contains(&format!("@ {short}\n")), "{}", refreshed.stdout);
+}
+
+/// A tag that points at a tree is said to be one, not "not found" with
+/// itself as the nearest tag.
+#[test]
+fn a_tag_of_a_tree_says_so() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let bare = tmp.path().join("h.git");
+    hostile_repo(&bare, &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let git = Repository::open_bare(&bare).expect("repo");
+    let tree = git.find_reference("refs/tags/v1").and_then(|r| r.peel_to_tree()).expect("tree");
+    git.reference("refs/tags/v2", tree.id(), false, "a tag of a tree").expect("tag");
+    let r = knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v2", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(flat(&r.stderr).contains("tag `v2` in `h.git` points at a tree, not at a commit"), "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("tag the release commit instead"), "{}", r.stderr);
+    assert!(files_under(&tmp.path().join("out")).is_empty());
+}
+
+/// A 20,000-branch `else if` chain (1 MB; the tree nests 40,000 levels
+/// deep) syncs: no walk recurses, no stack overflows, every branch's flag is
+/// found. `benches/linear.py` shows its cost is linear.
+#[test]
+fn a_deep_else_if_chain_syncs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut text = String::from("void parse(std::string a) {\n  if (a == \"--opt-0\") { x = 0; }\n");
+    for i in 1..20_000 {
+        text.push_str(&format!("  else if (a == \"--opt-{i}\") {{ x = std::stoi(v); }}\n"));
+    }
+    text.push_str("}\n");
+    hostile_repo(&tmp.path().join("h.git"), &[text.as_bytes()], &[("core/config.cpp".to_string(), 0)]);
+    let r = knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("out/radiance/v1.toml: 20000 flags (0 enums), 0 metrics"), "{}", r.stdout);
+}
