@@ -7,7 +7,7 @@
 
 /// How many edits a typo of `name` may make: 1 up to 4 characters, 2 up
 /// to 11, 3 beyond.
-pub fn typo_limit(name: &str) -> usize {
+pub(crate) fn typo_limit(name: &str) -> usize {
     match name.chars().count() {
         0..=4 => 1,
         5..=11 => 2,

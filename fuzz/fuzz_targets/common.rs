@@ -177,7 +177,7 @@ pub fn catalog(data: &[u8]) {
         std::hint::black_box(c.metric(&m.name));
         std::hint::black_box(query::find_metric(&c, &m.name));
     }
-    std::hint::black_box(query::suggest("--checkpoint-polcy", query::flag_names(&c)));
+    std::hint::black_box(knobs::suggest::suggest("--checkpoint-polcy", query::flag_names(&c)));
 
     // Rendering, diffing, semantics, round trip.
     std::hint::black_box(render::human(&c));

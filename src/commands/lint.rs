@@ -24,6 +24,10 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         keep_text: args.fix || args.diff,
         keep_clean: io.verbosity > 1,
         cwd: io.cwd.clone(),
+        fail_on: args.fail_on.map(|f| match f {
+            FailOn::Error => Severity::Error,
+            FailOn::Warning => Severity::Warning,
+        }),
         ..Overrides::new(&args.select, &args.ignore)?
     };
     let mut merged = Report::default();
@@ -77,11 +81,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         if !builds.contains(&build) {
             builds.push(build);
         }
-        if matches!(args.fail_on, Some(FailOn::Error))
-            || (args.fail_on.is_none() && cfg.fail_on.as_deref() == Some("error"))
-        {
-            fail_on = Severity::Error;
-        }
+        fail_on = fail_on.max(settings.fail_on);
         merged.absorb(report);
     }
     let report = merged;

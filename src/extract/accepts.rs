@@ -9,7 +9,7 @@ use super::code::Code;
 use super::cst::{
     self, call_args, call_name, declarator_name, is_var, line, parameters, string_value, text, unparen_condition,
 };
-use super::kind::KindName;
+use super::node_kind::KindName;
 use crate::catalog::model::MembersFrom;
 
 /// How deep validators calling validators are followed.

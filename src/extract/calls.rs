@@ -12,7 +12,7 @@ use super::code::Code;
 use super::cst::{bound_field, call_args, call_name, call_template_args, chained_calls, line, string_value, text};
 use super::handler;
 use super::help_text::{chosen_text, format_help};
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::operator_chain::operator_link;
 use super::parsed::Parsed;
 use super::roles::{kind_of_call_name, kind_of_ident, looks, Looks};

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::cst::{self, declarator_name, line, text};
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::parsed::Parsed;
 
 /// The functions and file-scope tables of the files read, by name.

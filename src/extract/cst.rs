@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::parsed::Parsed;
 use super::text::unescape;
 

@@ -11,7 +11,7 @@ use tree_sitter::Node;
 use super::accepts::{is_split_of, members};
 use super::code::Code;
 use super::cst::{self, call_args, call_name, is_var, message_value, parameters, string_value};
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::parsed::Parsed;
 use super::roles::kind_of_ident;
 use crate::catalog::model::{Kind, MembersFrom};

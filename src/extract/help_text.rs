@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::candidate::HelpArg;
 use super::cst::{self, call_args, call_name, string_value, text};
-use super::kind::KindName;
+use super::node_kind::KindName;
 
 /// A help text chosen by a ternary (`ex == X ? "…" : "…"`): the general
 /// (else) branch, the one most binaries print.

@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use tree_sitter::Node;
 
-use super::kind::KindName;
+use super::node_kind::KindName;
 
 use super::cst::{self, call_args, call_name, chain_root, chained_calls, line, string_value, text};
 use super::parsed::Parsed;

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use super::candidate::Candidate;
 use super::cst::{self, bound_field, call_args, call_name, call_template_args, chained_calls, line, string_value};
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::parsed::Parsed;
 use super::roles::{kind_of_call_name, kind_of_ident};
 use super::setters::apply_setter;

@@ -15,7 +15,7 @@ use tree_sitter::Node;
 
 use super::candidate::Candidate;
 use super::cst::{self, function_name_node, string_value, text};
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::parsed::Parsed;
 use super::text::flag_ident;
 

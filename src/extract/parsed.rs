@@ -5,7 +5,7 @@
 use tree_sitter::{Parser, Tree};
 
 use super::error::ExtractError;
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::preprocess::SourceFile;
 
 /// Something the extractor could not read cleanly, pointing into the source.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::kind::KindName;
+use super::node_kind::KindName;
 
 use super::candidate::Candidate;
 use super::cst::{declarator_name, line, string_value, text};

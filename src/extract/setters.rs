@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use super::candidate::Candidate;
 use super::code::Code;
 use super::cst::{self, call_args, call_name, line, string_value, text};
-use super::kind::KindName;
+use super::node_kind::KindName;
 use super::parsed::Parsed;
 use super::roles::{kind_of_call_name, kind_of_ident, role_of_name, Role};
 use crate::catalog::model::{Kind, MembersFrom};

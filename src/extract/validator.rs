@@ -10,7 +10,7 @@ use regex::Regex;
 use std::sync::LazyLock;
 use tree_sitter::Node;
 
-use super::kind::KindName;
+use super::node_kind::KindName;
 
 use super::candidate::Candidate;
 use super::cst::{self, call_name, line, message_value, string_value, text};

@@ -69,6 +69,8 @@ pub struct Overrides {
     /// The working directory paths are shown from (knobs.toml's globs are
     /// matched from its own folder).
     pub cwd: PathBuf,
+    /// `--fail-on`: the least severity that fails the run, over knobs.toml's.
+    pub fail_on: Option<Severity>,
 }
 
 impl Overrides {
@@ -121,6 +123,8 @@ pub struct Settings<'a> {
     /// values file that names an engine image).
     pub helm_args: Vec<String>,
     pub helm_args_named: bool,
+    /// `[lint] fail_on` under `--fail-on`: the least severity that fails the run.
+    pub fail_on: Severity,
     /// What the rules work out about each catalogue of `all` (same order).
     derived: Vec<rules::Derived>,
 }
@@ -149,6 +153,7 @@ impl<'a> Settings<'a> {
             target_labels: DEFAULT_TARGET_LABELS.iter().map(|s| s.to_string()).collect(),
             helm_args: vec!["extraArgs".to_string()],
             helm_args_named: false,
+            fail_on: Severity::Warning,
             derived: all.iter().map(|_| rules::Derived::default()).collect(),
         }
     }
@@ -177,6 +182,9 @@ impl<'a> Settings<'a> {
             settings.helm_args_named = true;
         }
         settings.max_file_size = cfg.max_file_size.unwrap_or(DEFAULT_MAX_FILE_SIZE);
+        // knobs.toml's value was checked when it was read (`error` or `warning`).
+        let configured = (cfg.fail_on.as_deref() == Some("error")).then_some(Severity::Error);
+        settings.fail_on = overrides.fail_on.or(configured).unwrap_or(Severity::Warning);
         let cfg_select =
             cfg.select.iter().map(|s| rule_code(cfg, s, "[lint] select")).collect::<Result<Vec<_>, _>>()?;
         settings.select = overrides.select.clone().or((!cfg_select.is_empty()).then_some(cfg_select));
@@ -317,5 +325,5 @@ fn rule_codes(list: &[String], option: &'static str) -> Result<Vec<&'static str>
 
 /// The rule code or name nearest a misspelt one.
 fn nearest_rule(name: &str) -> Option<&'static str> {
-    crate::catalog::query::suggest(name, RULES.iter().flat_map(|r| [r.code, r.name]))
+    crate::suggest::suggest(name, RULES.iter().flat_map(|r| [r.code, r.name]))
 }

@@ -21,8 +21,9 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::{flag_names, suggest, suggest_within};
+use crate::catalog::query::flag_names;
 use crate::lint::refs::{FlagSite, Ref};
+use crate::suggest::{suggest, suggest_within};
 
 pub const RULE: Rule = Rule {
     code: "KNB001",

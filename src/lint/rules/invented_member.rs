@@ -21,7 +21,8 @@
 //! ```
 
 use super::{swallowed, Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::{members_list, suggest, Verdict};
+use crate::catalog::query::{members_list, Verdict};
+use crate::suggest::suggest;
 
 pub const RULE: Rule = Rule {
     code: "KNB002",

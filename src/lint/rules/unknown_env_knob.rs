@@ -22,8 +22,9 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::{env_target, suggest};
+use crate::catalog::query::env_target;
 use crate::lint::refs::Ref;
+use crate::suggest::suggest;
 
 pub const RULE: Rule = Rule {
     code: "KNB006",

@@ -24,8 +24,8 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::suggest;
 use crate::lint::refs::Ref;
+use crate::suggest::suggest;
 
 pub const RULE: Rule = Rule {
     code: "KNB015",

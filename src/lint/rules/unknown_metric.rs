@@ -22,8 +22,9 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::{find_metric, matching_metrics, suggest};
+use crate::catalog::query::{find_metric, matching_metrics};
 use crate::lint::refs::Ref;
+use crate::suggest::suggest;
 
 pub const RULE: Rule = Rule {
     code: "KNB004",
