@@ -105,4 +105,31 @@ fn architecture_names_every_part_of_src() {
     assert!(named.len() > 20, "{named:?}");
     let stale: Vec<&&str> = named.iter().filter(|w| !support::root().join(w.trim_end_matches('/')).exists()).collect();
     assert!(stale.is_empty(), "ARCHITECTURE.md names paths that do not exist: {stale:?}");
+    // Every file below the top of src/ is named too (`name.rs`), but a folder's
+    // own `mod.rs` and the rules, which `knobs rules` lists from RULES.
+    let unnamed: Vec<String> = files_below_src()
+        .into_iter()
+        .filter(|(rel, name)| name != "mod.rs" && !rel.starts_with("src/lint/rules/"))
+        .filter(|(_, name)| !text.contains(&format!("`{name}`")))
+        .map(|(rel, _)| rel)
+        .collect();
+    assert!(unnamed.is_empty(), "ARCHITECTURE.md does not name these files: {unnamed:?}");
+}
+
+/// Every `.rs` file in a folder of src/: (its path from the crate root, its name).
+fn files_below_src() -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, rel: &str, out: &mut Vec<(String, String)>) {
+        for e in std::fs::read_dir(dir).expect("src/").filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.path().is_dir() {
+                walk(&e.path(), &format!("{rel}{name}/"), out);
+            } else if rel != "src/" && name.ends_with(".rs") {
+                out.push((format!("{rel}{name}"), name));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&support::root().join("src"), "src/", &mut out);
+    out.sort();
+    out
 }
