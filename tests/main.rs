@@ -42,6 +42,10 @@ mod config_errors;
 mod deploy;
 // llama.cpp as the second engine: its argv rules on its own idiom.
 mod llama;
+// Which program a command line runs: binaries by path, `.exe` and in
+// variables, renamed binaries, shells behind shells, wrappers' grammar,
+// argv built indirectly, env set on the command line (both engines).
+mod programs;
 // Hostile file contents: no panic, and exact places for what is judged.
 mod hostile;
 // Every input the fuzzer once crashed on, through its target's entry point.

@@ -32,6 +32,9 @@ pub struct Binary {
     pub command: String,
     /// The scope its options come from; `None` accepts every option.
     pub scope: Option<String>,
+    /// The old name it is run by (`./main`), when the profile records a
+    /// rename of it: its scope is the one the pinned build gives that name.
+    pub renamed: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,6 +70,11 @@ pub enum Ref {
         after: Option<String>,
         binary: Option<std::sync::Arc<Binary>>,
     },
+    /// A binary run by an old name (`./main`) that a version renamed.
+    Program {
+        span: Span,
+        binary: std::sync::Arc<Binary>,
+    },
 }
 
 /// How a PromQL query uses a metric selector.
@@ -84,9 +92,11 @@ pub struct Usage {
 impl Ref {
     pub fn span(&self) -> Span {
         match self {
-            Ref::Flag { span, .. } | Ref::Env { span, .. } | Ref::Metric { span, .. } | Ref::Stray { span, .. } => {
-                *span
-            }
+            Ref::Flag { span, .. }
+            | Ref::Env { span, .. }
+            | Ref::Metric { span, .. }
+            | Ref::Stray { span, .. }
+            | Ref::Program { span, .. } => *span,
         }
     }
 }

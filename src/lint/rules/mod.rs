@@ -11,6 +11,7 @@ mod invented_member;
 mod quantile_of_non_histogram;
 mod rate_of_gauge;
 mod removed_flag;
+mod renamed_binary;
 mod stray_argument;
 mod subject;
 mod unknown_env_knob;
@@ -98,6 +99,7 @@ pub static RULES: &[&Rule] = &[
     &quantile_of_non_histogram::RULE,
     &histogram_base_name::RULE,
     &unknown_label::RULE,
+    &renamed_binary::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.

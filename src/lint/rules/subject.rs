@@ -29,7 +29,7 @@ impl<'r, 'c> Subject<'r, 'c> {
             Ref::Flag { name, .. } => s.flag = ctx.flag(name),
             Ref::Env { key, .. } => s.env = env_target(key, ctx.catalog, ctx.profile, ctx.env_flags),
             Ref::Metric { name, pattern: false, .. } => s.metric = find_metric(ctx.catalog, name),
-            Ref::Metric { .. } | Ref::Stray { .. } => {}
+            Ref::Metric { .. } | Ref::Stray { .. } | Ref::Program { .. } => {}
         }
         if let Some((flag, value, _)) = s.setting() {
             s.verdict = judge(flag, value);
@@ -61,6 +61,7 @@ impl<'r, 'c> Subject<'r, 'c> {
             (Ref::Env { key, .. }, Some(t)) => format!("`{key}` (`{}`)", t.flag.name),
             (Ref::Flag { name, .. }, _) | (Ref::Env { key: name, .. }, None) => format!("`{name}`"),
             (Ref::Metric { name, .. }, _) | (Ref::Stray { word: name, .. }, _) => format!("`{name}`"),
+            (Ref::Program { binary, .. }, _) => format!("`{}`", binary.command),
         }
     }
 }

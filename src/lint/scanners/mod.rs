@@ -29,6 +29,7 @@ pub mod quadlet;
 pub mod shell;
 pub mod systemd;
 pub mod unit;
+mod wrappers;
 pub mod yaml;
 
 pub use self::engine_matcher::EngineMatcher;

@@ -4,54 +4,106 @@
 //! Only the engine's argv is judged: words after an engine command (behind
 //! `exec`, `sudo`, `env`, `nohup`, …), after an engine image in `podman run`,
 //! after a serve script the config names, and the arrays (`args=(…)`,
-//! `args+=(…)`) expanded into one of those. Flags of every other command are
-//! not the engine's and are left alone.
+//! `args+=(…)`, `set -- …` for `"$@"`) expanded into one of those. The argv
+//! may be built indirectly, as serve scripts build it (`script`): a binary
+//! held in a variable, a string split into words (`$EXTRA_ARGS`), a shell
+//! function that wraps the engine, a script run by `sh -c '…'`. Flags of
+//! every other command are not the engine's and are left alone.
 
 mod full;
+mod script;
 mod simple;
 pub(super) mod words;
 
 use std::sync::Arc;
 
-use super::invocation::{engine_argv_start, may_run_engine};
+use super::engine_matcher::command_name;
+use super::invocation::{may_run_engine, run_of, Target};
 use super::{Scan, ScanCtx};
 use crate::lint::refs::{argv_refs, Binary, Ref, Word};
 use crate::lint::span::Span;
 
+/// How deep `sh -c '… sh -c "…"'` is followed.
+const MAX_DEPTH: usize = 4;
+
 /// Scans shell code. `span` maps a byte range of `src` to a span in the file.
 /// Simple command lines are read by a fast reader; the rest by tree-sitter.
 pub fn scan(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan) {
-    // Only a command named as the engine, a wrapper or a runtime can run it.
-    let wanted = |name: &str| may_run_engine(name, ctx);
-    let (commands, arrays) = match simple::simple_commands(src, &wanted) {
+    scan_at(src, span, ctx, out, 0);
+}
+
+fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, out: &mut Scan, depth: usize) {
+    // Only a command named as the engine, a wrapper, a runtime, a variable
+    // (which may hold the binary) or `set` (which sets `"$@"`) can run it.
+    let wanted = |name: &str| may_run_engine(command_name(name), ctx) || name.starts_with('$') || name == "set";
+    let read = match simple::simple_commands(src, &wanted) {
         Some(c) => c,
         None => {
             let Some(full) = full::full_commands(src) else { return };
             full
         }
     };
+    let s = script::Script::new(src, read, ctx);
     // Only this text's references are read for env mappings below.
     let first_ref = out.refs.len();
     let mut used_arrays: Vec<(String, Option<Arc<Binary>>)> = Vec::new();
-    for parts in &commands {
-        let Some((start, binary)) = engine_argv_start(parts, src, ctx) else { continue };
-        // Literal words and array expansions, each segment paired on its own.
-        let mut segment: Vec<&Word<'_>> = Vec::new();
-        for p in &parts[start..] {
-            if let Some(name) = &p.array {
-                argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
-                segment.clear();
-                if !used_arrays.iter().any(|(n, _)| n == name) {
-                    used_arrays.push((name.clone(), binary.clone()));
+    for command in &s.read.commands {
+        let parts = &command.parts;
+        let words = s.names(parts);
+        // A call of a function that wraps the engine: its words are the engine's.
+        let wrapped = words.first().cloned().flatten().and_then(|n| s.functions.get(&n).cloned());
+        let run = run_of(&words, ctx);
+        let (start, binary) = match (wrapped, run.target) {
+            (Some(binary), _) => (1, binary),
+            (None, Target::Argv { start, binary }) => (start, binary),
+            (None, Target::Script(at)) => {
+                if let Some(p) = parts.get(at).filter(|_| depth < MAX_DEPTH) {
+                    let (inner, map) = words::unquote_map(src.get(p.word.start..p.word.end).unwrap_or(""));
+                    if ctx.commands.mentioned_in(&inner) {
+                        s.env_refs(&command.assigns, &run.env, parts, span, out);
+                        let base = p.word.start;
+                        let at = |i: usize| base + if i == 0 { map[0] } else { map[i - 1] + 1 };
+                        scan_at(&inner, &|a, b| span(at(a), at(b).max(at(a))), ctx, out, depth + 1);
+                    }
                 }
                 continue;
             }
-            segment.push(&p.word);
+            (None, Target::None) => continue,
+        };
+        s.env_refs(&command.assigns, &run.env, parts, span, out);
+        if let Some(b) = binary.as_ref().filter(|b| b.renamed.is_some()) {
+            if let Some(p) = start.checked_sub(1).and_then(|i| parts.get(i)) {
+                out.refs.push(Ref::Program { span: span(p.word.start, p.word.end), binary: b.clone() });
+            }
+        }
+        // Literal words and array expansions, each segment paired on its own.
+        let mut segment: Vec<Word<'_>> = Vec::new();
+        for p in &parts[start..] {
+            let array = p.array.clone().or_else(|| s.positional_array(p, command));
+            if let Some(name) = array {
+                argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+                segment.clear();
+                if !used_arrays.iter().any(|(n, _)| n == &name) {
+                    used_arrays.push((name, binary.clone()));
+                }
+                continue;
+            }
+            match s.split(p) {
+                script::Split::InPlace(words) => segment.extend(words),
+                script::Split::Each(name) => {
+                    argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+                    segment.clear();
+                    for words in s.split_each(&name) {
+                        argv_refs(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+                    }
+                }
+                script::Split::No => segment.push(p.word.clone()),
+            }
         }
         argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
     }
     for (name, binary) in used_arrays {
-        for literal in arrays.get(&name).into_iter().flatten() {
+        for literal in s.arrays(&name) {
             argv_refs(literal, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
         }
     }
