@@ -118,11 +118,16 @@ fn llama_binaries_as_written() {
             (14, "--hots", 1, "KNB001"),            // sudo -iu llama: `llama` is the user
             (15, "./main", 1, "KNB020"),
             (16, "./server", 1, "KNB020"),
+            (27, "lots", 1, "KNB003"), // the default of SERVE_OPTS, split on line 28
         ],
     );
     assert!(out.contains("KNB020 `main` is `llama-cli` since b3183"), "{out}");
     assert!(out.contains("KNB020 `server` is `llama-server` since b3183"), "{out}");
     assert!(out.contains("`--port` is not an option of llama-cli in llama.cpp b4100"), "{out}");
+    let mut args = vec!["lint", "--color", "never", "fixtures/lint/programs/llama.cpp/run.sh"];
+    args.extend_from_slice(LLAMA);
+    let human = run_in(&support::root(), &args).stdout;
+    assert!(human.contains("llama.cpp b4100 has no `main`: run `llama-cli`"), "{human}");
 }
 
 #[test]

@@ -453,6 +453,8 @@ mod tests {
         assert!(builtin("radiance").expect("radiance").renamed.is_empty());
         let bad = "name = \"x\"\n[[command]]\nname = \"x\"\n[[renamed]]\nname = \"old\"\nto = \"new\"\nsince = \"1\"\n";
         assert_eq!(Profile::parse(bad).err().as_deref(), Some("renamed `old` → `new`: `new` is not a [[command]]"));
+        let kept = "name = \"x\"\n[[command]]\nname = \"x\"\n[[renamed]]\nname = \"x\"\nto = \"x\"\nsince = \"1\"\n";
+        assert_eq!(Profile::parse(kept).err().as_deref(), Some("renamed `x` is still a [[command]] of its own"));
     }
 
     /// The catalogue tag an image tag pins, read with the profile's

@@ -71,6 +71,13 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
             (None, Target::None) => continue,
         };
         s.env_refs(&command.assigns, &run.env, parts, span, out);
+        // An old name counts as the renamed binary only when given options
+        // (`./server --port 1`): alone, `tools/server` is a folder's name.
+        let given_options =
+            || parts[start..].iter().any(|p| p.word.text.as_deref().is_some_and(|t| t.starts_with('-')));
+        if binary.as_ref().is_some_and(|b| b.renamed.is_some()) && !given_options() {
+            continue;
+        }
         if let Some(b) = binary.as_ref().filter(|b| b.renamed.is_some()) {
             if let Some(p) = start.checked_sub(1).and_then(|i| parts.get(i)) {
                 out.refs.push(Ref::Program { span: span(p.word.start, p.word.end), binary: b.clone() });

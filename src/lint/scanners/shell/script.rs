@@ -142,9 +142,15 @@ impl<'s, 'c> Script<'s, 'c> {
             return None;
         }
         let (text, map) = unquote_map(raw);
+        // `"${X:-default words}"`: the default is what the argv gets when
+        // `X` is unset; any other `${…}` holding white space is not split here.
+        let (mut i, end) = match default_span(&text) {
+            Some(r) => (r.start, r.end),
+            None if braced_with_space(&text) => return None,
+            None => (0, text.len()),
+        };
         let mut out = Vec::new();
-        let mut i = 0;
-        let b = text.as_bytes();
+        let b = &text.as_bytes()[..end];
         while i < b.len() {
             if b[i].is_ascii_whitespace() {
                 i += 1;
@@ -199,6 +205,30 @@ impl<'s, 'c> Script<'s, 'c> {
         let value = if v.contains('$') { "" } else { v };
         out.refs.push(env_ref(k, key_at, value, value_at, span));
     }
+}
+
+/// In `${X:-default}` (or `${X-…}`, `${X:=…}`) read whole, where the
+/// default is.
+fn default_span(text: &str) -> Option<Range<usize>> {
+    let inner = text.strip_prefix("${")?.strip_suffix('}')?;
+    let end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let op = [":-", ":=", "-", "="].iter().find(|o| inner[end..].starts_with(**o))?;
+    let start = 2 + end + op.len();
+    (!inner.contains('{')).then_some(start..text.len() - 1)
+}
+
+/// True when a `${…}` in `text` holds white space.
+fn braced_with_space(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        let tail = &rest[at..];
+        let close = tail.find('}').unwrap_or(tail.len());
+        if tail[..close].contains(char::is_whitespace) {
+            return true;
+        }
+        rest = &tail[close..];
+    }
+    false
 }
 
 /// `"$@"`, `$@`, `"$*"`, `"${@}"`: the positional arguments.
