@@ -47,7 +47,7 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
     // Only this text's references are read for env mappings below.
     let first_ref = out.refs.len();
     let mut used_arrays: Vec<(String, Option<Arc<Binary>>)> = Vec::new();
-    for command in &s.read.commands {
+    for command in s.read.commands.iter().filter(|c| s.may_run(c)) {
         let parts = &command.parts;
         let words = s.names(parts);
         // A call of a function that wraps the engine: its words are the engine's.

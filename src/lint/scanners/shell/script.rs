@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::words::{self, unquote, unquote_map, Command, Part};
 use crate::lint::refs::{Binary, Word};
-use crate::lint::scanners::invocation::{run_of, Target};
+use crate::lint::scanners::invocation::{may_run_engine, run_of, Target};
 use crate::lint::scanners::{env_ref, Scan, ScanCtx};
 use crate::lint::span::Span;
 
@@ -50,14 +50,13 @@ impl<'s, 'c> Script<'s, 'c> {
         let mut functions = HashMap::new();
         let mut set_args = Vec::new();
         for c in &s.read.commands {
-            let words = s.names(&c.parts);
             if let Some(f) = &c.func {
                 if c.parts.iter().any(|p| is_positional(s.raw(p))) {
-                    if let Target::Argv { binary, .. } = run_of(&words, ctx).target {
+                    if let Target::Argv { binary, .. } = run_of(&s.names(&c.parts), ctx).target {
                         functions.insert(f.clone(), binary);
                     }
                 }
-            } else if words.first().is_some_and(|w| w.as_deref() == Some("set"))
+            } else if c.parts.first().is_some_and(|p| s.raw(p) == "set")
                 && c.parts.get(1).is_some_and(|p| s.raw(p) == "--")
             {
                 set_args.push(c.parts[2..].iter().map(|p| p.word.clone()).collect());
@@ -66,6 +65,18 @@ impl<'s, 'c> Script<'s, 'c> {
         s.functions = functions;
         s.set_args = set_args;
         s
+    }
+
+    /// True when a command may run the engine: its name is the engine's, a
+    /// wrapper's or runtime's, a variable, or a function that wraps it.
+    pub fn may_run(&self, c: &Command<'_>) -> bool {
+        let Some(first) = c.parts.first() else { return false };
+        let raw = self.raw(first);
+        if raw.contains('$') {
+            return true;
+        }
+        let Some(name) = first.name(self.src) else { return false };
+        may_run_engine(&name, self.ctx) || self.functions.contains_key(&name)
     }
 
     fn raw(&self, p: &Part<'_>) -> &'s str {
