@@ -179,3 +179,18 @@ fn radiance_env_lists_under_an_engine_image_in_helm_values() {
         &[(11, "floor", 1, "KNB002"), (13, "two", 1, "KNB003")],
     );
 }
+
+#[test]
+fn an_env_value_a_serve_script_splits_into_the_argv_is_judged_as_that_argv() {
+    // serve.sh runs `radiance … $RADIANCE_ARGS` and never sets it: engine.env's
+    // value is the argv. NOTES (line 3) is expanded nowhere: prose.
+    let env = "fixtures/lint/programs/radiance/trio/engine.env";
+    let r = lint("fixtures/lint/programs/radiance/trio", &[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let want = placed(env, &[(2, "floor", 1, "KNB002")]);
+    assert_eq!(found(&r.stdout), want, "{}", r.stdout);
+    assert!(r.stdout.starts_with(&format!("{env}:")), "{}", r.stdout);
+    let llama = "fixtures/lint/programs/llama.cpp/trio/server.env";
+    let r = lint("fixtures/lint/programs/llama.cpp/trio", LLAMA);
+    assert_eq!(found(&r.stdout), placed(llama, &[(1, "--hots", 1, "KNB001")]), "{}", r.stdout);
+}

@@ -23,6 +23,8 @@ use crate::walk::{classify, FileKind};
 pub struct Folder {
     /// Env variable → the flag a serve script passes it to.
     pub env_flags: HashMap<String, String>,
+    /// Env variable → the binary a serve script splits it into (`radiance $ARGS`).
+    pub env_argv: HashMap<String, Option<Arc<super::refs::Binary>>>,
     /// Versions the folder's env files pin (first wins), with the file that pins.
     pub pins: Vec<(String, PathBuf)>,
     /// Said once for the folder: a pin to a version with no catalogue.
@@ -159,6 +161,9 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
             let s = scan(&t.text, FileKind::Shell, settings, catalog);
             for (var, flag) in &s.env_flags {
                 folder.env_flags.entry(var.clone()).or_insert_with(|| flag.clone());
+            }
+            for (var, binary) in &s.env_argv {
+                folder.env_argv.entry(var.clone()).or_insert_with(|| binary.clone());
             }
             scanned = Some(s);
         }

@@ -104,7 +104,14 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
                         argv_refs(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
                     }
                 }
-                script::Split::No => segment.push(p.word.clone()),
+                script::Split::No => {
+                    if let Some(var) = s.unset_options(p) {
+                        if !out.env_argv.iter().any(|(v, _)| *v == var) {
+                            out.env_argv.push((var, binary.clone()));
+                        }
+                    }
+                    segment.push(p.word.clone());
+                }
             }
         }
         argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
@@ -123,4 +130,37 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
             }
         }
     }
+}
+
+/// The values of env keys a serve script splits into the engine's argv
+/// (`radiance $RADIANCE_ARGS`): each value on one line is split on white
+/// space and judged as that argv, each word at its place in the value.
+pub fn env_value_argv(
+    keys: &std::collections::HashMap<String, Option<Arc<Binary>>>,
+    takes_value: crate::lint::refs::TakesValue<'_>,
+    argv: crate::lint::refs::ArgvRules,
+    refs: &mut Vec<Ref>,
+) {
+    let mut found = Vec::new();
+    for r in refs.iter() {
+        let Ref::Env { key, value: Some(v), .. } = r else { continue };
+        let (Some(binary), Some(text)) = (keys.get(key), v.text.as_deref()) else { continue };
+        if v.span.line != v.span.end_line || text.contains('$') {
+            continue;
+        }
+        let mut words = Vec::new();
+        let mut at = 0;
+        for w in text.split(|c: char| c.is_whitespace()) {
+            if !w.is_empty() {
+                let text = Some(std::borrow::Cow::Owned(w.to_string()));
+                words.push(Word { text, var: None, default: None, start: at, end: at + w.len() });
+            }
+            at += w.len() + 1;
+        }
+        let line = v.span.line;
+        let col = |i: usize| v.span.col + text.get(..i).map_or(i, |s| s.chars().count());
+        let span = |s: usize, e: usize| Span { line, col: col(s), end_line: line, end_col: col(e) };
+        argv_refs(&words, takes_value, argv, binary.as_ref(), &span, &mut found);
+    }
+    refs.extend(found);
 }

@@ -139,6 +139,14 @@ impl<'s, 'c> Script<'s, 'c> {
         }
     }
 
+    /// An unquoted `$X` the script never sets: its value comes from the
+    /// environment (an env file in reach may hold options for it).
+    pub fn unset_options(&self, p: &Part<'_>) -> Option<String> {
+        let raw = self.raw(p);
+        let (name, None) = expansion(raw).filter(|_| raw.starts_with('$'))? else { return None };
+        (!self.vars.contains_key(name)).then(|| name.to_string())
+    }
+
     /// Each value of `X` that holds options, as words.
     pub fn split_each(&self, name: &str) -> Vec<Vec<Word<'s>>> {
         self.vars.get(name).into_iter().flatten().filter_map(|v| self.value_words(v.clone())).collect()
