@@ -171,11 +171,17 @@ impl EngineMatcher {
 /// without a Windows `.exe` suffix (`C:/"Program Files"/llama/llama-server.exe`
 /// → `llama-server`).
 pub(crate) fn command_name(word: &str) -> &str {
-    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
-    match base.len().checked_sub(4) {
-        Some(cut) if base.is_char_boundary(cut) && base[cut..].eq_ignore_ascii_case(".exe") => &base[..cut],
-        _ => base,
+    // Bytes, not chars: this runs for every command of every script.
+    let b = word.as_bytes();
+    let base = match b.iter().rposition(|&c| c == b'/' || c == b'\\') {
+        Some(i) => &word[i + 1..],
+        None => word,
+    };
+    let n = base.len();
+    if n >= 4 && base.as_bytes()[n - 4] == b'.' && base.as_bytes()[n - 3..].eq_ignore_ascii_case(b"exe") {
+        return &base[..n - 4];
     }
+    base
 }
 
 /// True when the character ending at `at` is Unicode white space.

@@ -87,7 +87,13 @@ impl<'s, 'c> Script<'s, 'c> {
     /// read whole (`$BIN`, `"${LLAMA_SERVER}"`) is what the script sets it
     /// to, its default, or the binary its name names.
     pub fn names(&self, parts: &[Part<'_>]) -> Vec<Option<String>> {
-        parts.iter().map(|p| self.resolve(self.raw(p)).or_else(|| p.name(self.src))).collect()
+        // The command's name is read as written; later words as the reader
+        // read them (unquoting each again would cost every word of every line).
+        let text = |(k, p): (usize, &Part<'_>)| match k {
+            0 => p.name(self.src),
+            _ => p.word.text.as_deref().map(str::to_string),
+        };
+        parts.iter().enumerate().map(|(k, p)| self.resolve(self.raw(p)).or_else(|| text((k, p)))).collect()
     }
 
     fn resolve(&self, raw: &str) -> Option<String> {
