@@ -56,6 +56,10 @@ mod real_world;
 // Argument values as operators write them: missing values, options read
 // as values, placeholders in docs, one-word exec-form elements, folded YAML.
 mod arguments;
+// Which program a command line runs: binaries by path, `.exe` and in
+// variables, renamed binaries, shells behind shells, wrappers' grammar,
+// argv built indirectly, env set on the command line (both engines).
+mod programs;
 // Hostile file contents: no panic, and exact places for what is judged.
 mod hostile;
 // Every input the fuzzer once crashed on, through its target's entry point.

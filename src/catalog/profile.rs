@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::store::compare_tags;
+
 /// One engine, as knobs reads and judges it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,6 +33,21 @@ pub struct Profile {
     pub images: ImageSpec,
     #[serde(default, rename = "command")]
     pub commands: Vec<CommandSpec>,
+    /// Binaries renamed between versions, oldest rename first.
+    #[serde(default)]
+    pub renamed: Vec<Renamed>,
+}
+
+/// A binary renamed between versions: from the tag `since` on, the program
+/// that was `name` is `to` (llama.cpp's `main` became `llama-cli`, and
+/// later `llama-completion`). A build older than every rename of a name
+/// still has the binary under that name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Renamed {
+    pub name: String,
+    pub to: String,
+    pub since: String,
 }
 
 /// Which files of the engine's tree are read, and for what.
@@ -230,6 +247,14 @@ impl Profile {
                 return Err(err(format!("pair [{a}, {b}] names a prefix not in metrics.prefixes")));
             }
         }
+        for r in &self.renamed {
+            if !self.commands.iter().any(|c| c.name == r.to) {
+                return Err(err(format!("renamed `{}` → `{}`: `{}` is not a [[command]]", r.name, r.to, r.to)));
+            }
+            if self.commands.iter().any(|c| c.name == r.name) {
+                return Err(err(format!("renamed `{}` is still a [[command]] of its own", r.name)));
+            }
+        }
         Ok(())
     }
 
@@ -246,6 +271,7 @@ impl Profile {
             scopes: ScopeSpec::default(),
             images: ImageSpec { names: vec![name.to_string()], tag: None, variants: Vec::new() },
             commands: vec![CommandSpec { name: name.to_string(), ..CommandSpec::default() }],
+            renamed: Vec::new(),
         }
     }
 
@@ -314,6 +340,27 @@ impl Profile {
     /// The binary name shown for a scope (`llama-server` for the server's).
     pub fn binary_of(&self, scope: &str) -> Option<&str> {
         self.commands.iter().find(|c| !c.foreign && c.scope.as_deref() == Some(scope)).map(|c| c.name.as_str())
+    }
+
+    /// True when `name` is an old name of a binary renamed in some version.
+    pub fn is_renamed(&self, name: &str) -> bool {
+        self.renamed.iter().any(|r| r.name == name)
+    }
+
+    /// What the binary once called `name` is in the build `tag`: the latest
+    /// rename at or before `tag`, each earlier one before it; empty when
+    /// the build is older than every rename (the name is still its own).
+    pub fn renames_at(&self, name: &str, tag: &str) -> Vec<&Renamed> {
+        let mut hops: Vec<&Renamed> = (self.renamed.iter())
+            .filter(|r| r.name == name && compare_tags(&r.since, tag) != std::cmp::Ordering::Greater)
+            .collect();
+        hops.sort_by(|a, b| compare_tags(&a.since, &b.since));
+        hops
+    }
+
+    /// The scope of a binary by name (`llama-server` → its example's).
+    pub fn scope_of(&self, command: &str) -> Option<&str> {
+        self.commands.iter().find(|c| c.name == command && !c.foreign).and_then(|c| c.scope.as_deref())
     }
 
     /// The same metric name under the paired prefix.
@@ -393,6 +440,29 @@ mod tests {
         let r = builtin("radiance").expect("radiance");
         assert_eq!(r.paired_name("radiance:x_total").as_deref(), Some("vllm:x_total"));
         assert_eq!(image_tag(&r, "1.0.13").as_deref(), Some("1.0.13"));
+    }
+
+    /// Facts read in llama.cpp's history (`git log`, `git tag --contains`):
+    /// `main` became `llama-cli` in the first tag holding the rename commit
+    /// (b3183), and the old `llama-cli` program became `llama-completion`
+    /// in b7356, when `llama-cli` became a new program.
+    #[test]
+    fn a_renamed_binary_is_what_the_build_calls_it() {
+        let p = builtin("llama.cpp").expect("llama.cpp");
+        let to = |name: &str, tag: &str| p.renames_at(name, tag).last().map(|r| (r.to.clone(), r.since.clone()));
+        assert_eq!(to("main", "b3040"), None, "older than the rename: `main` is its own");
+        assert_eq!(to("main", "b3183"), Some(("llama-cli".into(), "b3183".into())));
+        assert_eq!(to("main", "b4100"), Some(("llama-cli".into(), "b3183".into())));
+        assert_eq!(to("main", "b7356"), Some(("llama-completion".into(), "b7356".into())));
+        assert_eq!(to("main", "b10573").map(|t| t.0), Some("llama-completion".into()));
+        assert_eq!(p.renames_at("main", "b10573").len(), 2, "both hops, oldest first");
+        assert_eq!(to("server", "b10573").map(|t| t.0), Some("llama-server".into()));
+        assert!(p.is_renamed("quantize") && !p.is_renamed("llama-server"));
+        assert!(builtin("radiance").expect("radiance").renamed.is_empty());
+        let bad = "name = \"x\"\n[[command]]\nname = \"x\"\n[[renamed]]\nname = \"old\"\nto = \"new\"\nsince = \"1\"\n";
+        assert_eq!(Profile::parse(bad).err().as_deref(), Some("renamed `old` → `new`: `new` is not a [[command]]"));
+        let kept = "name = \"x\"\n[[command]]\nname = \"x\"\n[[renamed]]\nname = \"x\"\nto = \"x\"\nsince = \"1\"\n";
+        assert_eq!(Profile::parse(kept).err().as_deref(), Some("renamed `x` is still a [[command]] of its own"));
     }
 
     /// The catalogue tag an image tag pins, read with the profile's

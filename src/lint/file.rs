@@ -29,6 +29,15 @@ pub fn lint_file(
     let catalog = folder.catalog(settings);
     let text = text.text;
     let mut scan = scanned.unwrap_or_else(|| dispatch::scan(&text, kind, settings, catalog));
+    if kind == FileKind::Env && !folder.env_argv.is_empty() {
+        // `RADIANCE_ARGS="--a 1"` read by `radiance $RADIANCE_ARGS`: its words are the engine's argv.
+        let tv = |name: &str| crate::catalog::query::flag(catalog, settings.profile, name).map(|f| f.values());
+        let argv = super::refs::ArgvRules {
+            dash_values: settings.profile.argv.dash_values,
+            positionals: settings.profile.argv.positionals,
+        };
+        super::scanners::shell::env_value_argv(&folder.env_argv, &tv, argv, &mut scan.refs);
+    }
     // A deployment file's own engine image pins the version its argv is
     // judged against (a pin with no catalogue: a note, and the folder's);
     // a compose service or a container with its own image, its own.

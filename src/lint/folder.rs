@@ -25,6 +25,8 @@ use crate::walk::{classify, FileKind};
 pub struct Folder {
     /// Env variable → the flag a serve script passes it to.
     pub env_flags: HashMap<String, String>,
+    /// Env variable → the binary a serve script splits it into (`radiance $ARGS`).
+    pub env_argv: HashMap<String, Option<Arc<super::refs::Binary>>>,
     /// Versions the folder's env files pin (first wins), with the file that pins.
     pub pins: Vec<(String, PathBuf)>,
     /// Said once for the folder: a pin to a version with no catalogue.
@@ -193,6 +195,9 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
             folder.serves |= kind == FileKind::Shell && runs_engine(&s);
             let names = s.env_files.iter().filter_map(|f| Path::new(f).file_name());
             folder.unit_env.extend(names.map(|n| n.to_string_lossy().into_owned()));
+            for (var, binary) in &s.env_argv {
+                folder.env_argv.entry(var.clone()).or_insert_with(|| binary.clone());
+            }
             scanned = Some((kind, s));
         }
         texts.insert(p, (read, scanned));

@@ -32,6 +32,9 @@ pub struct Binary {
     pub command: String,
     /// The scope its options come from; `None` accepts every option.
     pub scope: Option<String>,
+    /// The old name it is run by (`./main`), when the profile records a
+    /// rename of it: its scope is the one the pinned build gives that name.
+    pub renamed: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +79,11 @@ pub enum Ref {
         after: Option<String>,
         binary: Option<std::sync::Arc<Binary>>,
     },
+    /// A binary run by an old name (`./main`) that a version renamed.
+    Program {
+        span: Span,
+        binary: std::sync::Arc<Binary>,
+    },
 }
 
 /// What is wrong with an env line as written.
@@ -110,6 +118,7 @@ impl Ref {
             | Ref::Metric { span, .. }
             | Ref::Stray { span, .. }
             | Ref::EnvLine { span, .. } => *span,
+            Ref::Program { span, .. } => *span,
         }
     }
 }

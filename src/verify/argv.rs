@@ -154,6 +154,7 @@ pub fn judge(cmd: &Cmdline, judge: &ArgvJudge<'_>, catalog: &Catalog, sem: &Sema
             Ref::Env { key, .. } => (key.clone(), None),
             Ref::Metric { name, .. } => (name.clone(), None),
             Ref::EnvLine { .. } => continue,
+            Ref::Program { binary, .. } => (binary.command.clone(), None),
         };
         let problems = j
             .violations

@@ -13,6 +13,7 @@ mod missing_value;
 mod quantile_of_non_histogram;
 mod rate_of_gauge;
 mod removed_flag;
+mod renamed_binary;
 mod stray_argument;
 mod subject;
 mod swallowed_option;
@@ -108,6 +109,7 @@ pub static RULES: &[&Rule] = &[
     &swallowed_option::RULE,
     &unread_env_line::RULE,
     &env_key_case::RULE,
+    &renamed_binary::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.

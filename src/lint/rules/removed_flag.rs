@@ -51,7 +51,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name))
             }
         },
-        Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } => return,
+        Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } => return,
     };
     // Still parsed by the pinned build, but always refused.
     if let Some(f) = ctx.flag(&name) {

@@ -34,7 +34,7 @@ impl<'r, 'c> Subject<'r, 'c> {
                     .filter(|_| !key.bytes().any(|b| b.is_ascii_lowercase()) || ctx.env_flags.contains_key(key))
             }
             Ref::Metric { name, pattern: false, .. } => s.metric = find_metric(ctx.catalog, name),
-            Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } => {}
+            Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } => {}
         }
         if let Some((flag, value, _)) = s.setting() {
             s.verdict = judge(flag, value);
@@ -71,6 +71,7 @@ impl<'r, 'c> Subject<'r, 'c> {
                     format!("`{key}`")
                 }
             },
+            (Ref::Program { binary, .. }, _) => format!("`{}`", binary.command),
         }
     }
 }

@@ -35,7 +35,18 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
     let Ref::Flag { name, span, binary: Some(binary), .. } = r else { return };
     let Some(flag) = s.flag.filter(|f| f.removed.is_none()) else { return };
-    if ctx.profile.accepts(&flag.scopes, &flag.excludes, binary.scope.as_deref()) {
+    // A binary run by an old name takes the options of the binary the
+    // pinned build calls it (none: a build older than the rename, whose
+    // binary accepts its own table).
+    let scope = match &binary.renamed {
+        Some(old) => {
+            let hops = ctx.profile.renames_at(old, &ctx.catalog.source.tag);
+            let Some(to) = hops.last() else { return };
+            ctx.profile.scope_of(&to.to)
+        }
+        None => binary.scope.as_deref(),
+    };
+    if ctx.profile.accepts(&flag.scopes, &flag.excludes, scope) {
         return;
     }
     let accepting = ctx.profile.binaries_accepting(&flag.scopes, &flag.excludes);

@@ -3,7 +3,9 @@
 //! that runs them is the engine's and its entrypoint takes them. `sh -c
 //! SCRIPT` reads the script as shell, each place still in the file.
 
-use super::invocation::{basename, engine_argv_start, engine_image, entrypoint_argv, is_shell, may_run_engine};
+use super::invocation::{
+    basename, engine_argv_start, engine_image, entrypoint_argv, is_shell, may_run_engine, shell_script,
+};
 use super::items::{place_map, Item};
 use super::shell::{self, words::Part};
 use super::{Scan, ScanCtx};
@@ -52,8 +54,9 @@ fn scan(
     let Some(first) = items.first() else { return };
     // `sh -c "radiance …"`: the script is shell, read in place.
     if is_shell(basename(&first.text)) {
-        if let (Some(flag), Some(script)) = (items.get(1), items.get(2)) {
-            if flag.text == "-c" || flag.text == "-ec" || flag.text == "-ce" {
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        if let Some(script) = shell_script(&texts).and_then(|s| items.get(s)) {
+            {
                 let raw = file.get(script.at.clone()).unwrap_or("");
                 // Read in place when the file holds the script as written;
                 // else every place points at the script's start.

@@ -30,6 +30,10 @@ impl EngineMatcher {
         let mut words: Vec<String> = profile.commands.iter().filter(|c| !c.foreign).map(|c| c.name.clone()).collect();
         words.extend(profile.images.names.iter().cloned());
         words.extend(extra.iter().cloned());
+        // An old name counts only as a path: `./main`, `bin\server.exe`.
+        for r in &profile.renamed {
+            words.extend(["/", "\\"].map(|sep| format!("{sep}{}", r.name)));
+        }
         words.retain(|w| !w.is_empty());
         let needles = aho_corasick::AhoCorasick::new(&words).unwrap_or_else(|_| {
             // Only a pattern set too large to build fails; then everything matches.
@@ -53,6 +57,29 @@ impl EngineMatcher {
         self.needles.is_match(text)
     }
 
+    /// How a command word as written (`./bin/llama-server`, `radiance.exe`,
+    /// `C:/Program Files/llama/llama-cli.exe`, `./main`) runs the engine,
+    /// given the word after it. An old name of a renamed binary counts only
+    /// when written as a path (`./main`, `bin/server`, `main.exe`): a bare
+    /// `main` is a word of prose or another program.
+    pub fn invocation_written(&self, word: &str, next: Option<&str>) -> Option<(Invocation, Option<Arc<Binary>>)> {
+        let name = command_name(word);
+        if let Some(found) = self.invocation(name, next) {
+            return Some(found);
+        }
+        let path_like = word.contains(['/', '\\']) || name.len() < word.len();
+        if !(path_like && self.profile.is_renamed(name)) {
+            return None;
+        }
+        let binary = Binary { command: word.to_string(), scope: None, renamed: Some(name.to_string()) };
+        Some((Invocation::Engine { scope: None, words: 1 }, Some(Arc::new(binary))))
+    }
+
+    /// True when `name` is an old name of a renamed binary.
+    pub fn is_renamed(&self, name: &str) -> bool {
+        self.profile.is_renamed(name)
+    }
+
     /// How a command (by basename) runs the engine, given the word after it.
     pub fn invocation(&self, command: &str, next: Option<&str>) -> Option<(Invocation, Option<Arc<Binary>>)> {
         if self.extra.iter().any(|e| e == command) {
@@ -63,6 +90,7 @@ impl EngineMatcher {
             Invocation::Engine { scope: Some(scope), words } => Some(Arc::new(Binary {
                 command: if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() },
                 scope: Some(scope.clone()),
+                renamed: None,
             })),
             _ => None,
         };
@@ -137,6 +165,23 @@ impl EngineMatcher {
     pub fn is_known(&self, command: &str) -> bool {
         self.extra.iter().any(|e| e == command) || self.profile.commands.iter().any(|c| c.name == command)
     }
+}
+
+/// A command word as a name: its last path segment (after `/` or `\`),
+/// without a Windows `.exe` suffix (`C:/"Program Files"/llama/llama-server.exe`
+/// → `llama-server`).
+pub(crate) fn command_name(word: &str) -> &str {
+    // Bytes, not chars: this runs for every command of every script.
+    let b = word.as_bytes();
+    let base = match b.iter().rposition(|&c| c == b'/' || c == b'\\') {
+        Some(i) => &word[i + 1..],
+        None => word,
+    };
+    let n = base.len();
+    if n >= 4 && base.as_bytes()[n - 4] == b'.' && base.as_bytes()[n - 3..].eq_ignore_ascii_case(b"exe") {
+        return &base[..n - 4];
+    }
+    base
 }
 
 /// True when the character ending at `at` is Unicode white space.

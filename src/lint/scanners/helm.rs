@@ -4,14 +4,43 @@
 //! of a dotted path such as `engine.extraArgs`) is the engine's extra argv.
 //! With the default key, a values file that names no engine image is left
 //! alone (another chart's `extraArgs` are not the engine's), and so is a list
-//! whose nearest `image:` is another program's (`sidecar.extraArgs`).
+//! whose nearest `image:` is another program's (`sidecar.extraArgs`). An
+//! `env:` (or `extraEnv:`) list or map whose nearest `image:` is the
+//! engine's holds env knobs.
 
 use super::argv::scan_items;
 use super::container::items_of;
 use super::invocation::{engine_image, pin_image};
 use super::yaml::Node;
-use super::{Scan, ScanCtx};
+use super::{env_ref, Scan, ScanCtx};
 use crate::lint::span::Span;
+
+/// The values keys that hold the engine container's environment.
+const ENV_KEYS: &[&str] = &["env", "extraEnv"];
+
+/// Env knobs of an `env:` list (`- name: K` / `value: V`) or map (`K: V`).
+fn environment(n: &Node, span: &dyn Fn(usize, usize) -> Span, out: &mut Scan) {
+    match n {
+        Node::Seq { items, .. } => {
+            for var in items {
+                let (Some(Node::Scalar { text: k, at: kat }), Some(Node::Scalar { text: v, at: vat })) =
+                    (var.get("name"), var.get("value"))
+                else {
+                    continue;
+                };
+                out.refs.push(env_ref(k, kat.clone(), v, vat.clone(), span));
+            }
+        }
+        Node::Map { entries, .. } => {
+            for (k, kat, v) in entries {
+                if let Node::Scalar { text, at } = v {
+                    out.refs.push(env_ref(k, kat.clone(), text, at.clone(), span));
+                }
+            }
+        }
+        _ => {}
+    }
+}
 
 /// Settings the Helm reader takes from knobs.toml.
 pub struct HelmKeys<'a> {
@@ -96,6 +125,12 @@ pub fn scan(
             let foreign = !keys.named && owner.is_some_and(|(_, is_engine)| !is_engine);
             if listed && !foreign && matches!(n, Node::Seq { .. }) {
                 scan_items(&items_of(n, text), image.as_deref(), text, span, ctx, out);
+            }
+            // `env:` beside the engine's image: a list of `{name, value}` or a map.
+            let last = path.rsplit('.').next().unwrap_or("");
+            let engine_owned = owner.is_some_and(|(_, is_engine)| *is_engine);
+            if ENV_KEYS.contains(&last) && engine_owned {
+                environment(n, span, out);
             }
         }
     }

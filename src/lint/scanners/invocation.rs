@@ -1,75 +1,80 @@
 //! How a command line runs the engine: the wrappers it may stand behind
-//! (`exec`, `sudo`, `env`, `nice`, …), the container runtimes whose `run`
-//! starts an image, the engine's images and what their entrypoints run.
-//! Every scanner that reads an argv — shell, unit files, Dockerfiles,
-//! compose, Kubernetes, Helm — asks here where the engine's argv starts.
+//! (`exec`, `sudo -iu svc`, `env K=V`, `taskset -c 0-7`, `su - svc -c '…'`,
+//! `bash -lc '…'`, read with their own option grammar in `wrappers`), the
+//! container runtimes whose `run` starts an image (or whose `exec` runs a
+//! command in a container, as `kubectl exec POD --` does), the engine's
+//! images and what their entrypoints run. Every scanner that reads an argv
+//! — shell, unit files, Dockerfiles, compose, Kubernetes, Helm — asks here
+//! where the engine's argv starts, or which word is a script to read as
+//! shell, and which words set the engine's environment.
 
 use std::sync::Arc;
 
+use super::engine_matcher::command_name;
 use super::items::Item;
 use super::shell::words::Part;
+use super::wrappers::{self, Step};
 use super::{Scan, ScanCtx};
 use crate::catalog::profile::Invocation;
 use crate::lint::refs::Binary;
 use crate::lint::span::Span;
 
-/// Commands that run the command that follows them: (name, options that
-/// take a value, positional words before the command). The value of a
-/// wrapper's own option is not a command (`sudo -u radiance journalctl`).
-const WRAPPERS: &[(&str, &[&str], usize)] = &[
-    ("exec", &["-a"], 0),
-    ("sudo", &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group"], 0),
-    ("doas", &["-u", "-C"], 0),
-    ("env", &["-u", "-C", "-S", "--unset", "--chdir"], 0),
-    ("nohup", &[], 0),
-    ("time", &["-f", "-o"], 0),
-    ("nice", &["-n", "--adjustment"], 0),
-    ("taskset", &["-c", "--cpu-list"], 1),
-    (
-        "numactl",
-        &["-C", "-N", "-m", "-p", "-i", "--physcpubind", "--cpunodebind", "--membind", "--preferred", "--interleave"],
-        0,
-    ),
-    ("stdbuf", &["-i", "-o", "-e"], 0),
-    ("ionice", &["-c", "-n", "-p", "--class", "--classdata"], 0),
-    ("chrt", &[], 1),
-    ("setsid", &[], 0),
-    ("timeout", &["-s", "-k", "--signal", "--kill-after"], 1),
-    ("command", &[], 0),
-    ("runuser", &["-u", "-g", "-G", "--user", "--group"], 0),
-    ("systemd-run", &["-p", "-u", "-E", "--unit", "--property", "--setenv", "--uid", "--gid", "--slice"], 0),
-    ("strace", &["-o", "-e", "-p", "-s", "-u"], 0),
-    ("ltrace", &["-o", "-e", "-p", "-s", "-u"], 0),
-    ("valgrind", &[], 0),
-    ("gdb", &[], 0),
-    ("perf", &["-e", "-o", "-F", "-p", "-c"], 0),
-];
-
 /// Container runtimes whose `run` takes an image and then the engine's argv.
 const RUNTIMES: &[&str] = &["podman", "docker", "nerdctl"];
 
-/// Shells whose `-c SCRIPT` runs a script.
-const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ash"];
+/// Runs a command in a running pod: `kubectl exec POD -- CMD…`.
+const KUBECTL: &str = "kubectl";
 
 /// True for a wrapper or container runtime: a command that may run the engine.
 fn runs_commands(word: &str) -> bool {
-    WRAPPERS.iter().any(|(w, _, _)| *w == word) || RUNTIMES.contains(&word)
+    wrappers::find(word).is_some() || RUNTIMES.contains(&word) || word == KUBECTL
 }
 
 /// True when a command (by basename) may run the engine: it names one of
-/// the engine's commands, a wrapper or a runtime.
+/// the engine's commands, a wrapper, a shell or a runtime.
 pub(crate) fn may_run_engine(command: &str, ctx: &ScanCtx<'_>) -> bool {
-    ctx.commands.is_known(command) || runs_commands(command)
+    let name = command_name(command);
+    ctx.commands.is_known(name) || runs_commands(name) || ctx.commands.is_renamed(name)
 }
 
 /// True for a shell (by basename): its `-c SCRIPT` is a script.
 pub(crate) fn is_shell(command: &str) -> bool {
-    SHELLS.contains(&command)
+    wrappers::find(command_name(command)).is_some_and(|g| g.script == wrappers::Script::Operand('c'))
+}
+
+/// Where a shell's script is among its words (`sh -c S`, `bash -lc S`,
+/// `bash -o pipefail -c S`): the index of the script, if it is given one.
+pub(crate) fn shell_script(words: &[&str]) -> Option<usize> {
+    let g = wrappers::find(command_name(words.first()?))?;
+    let owned: Vec<Option<String>> = words.iter().map(|w| Some((*w).to_string())).collect();
+    match (g.script, wrappers::step(g, &owned, 1).0) {
+        (wrappers::Script::Operand(_), Step::Script(at)) => Some(at),
+        _ => None,
+    }
 }
 
 /// The last segment of a path (`/usr/bin/radiance` → `radiance`).
 pub(crate) fn basename(s: &str) -> &str {
     s.rsplit('/').next().unwrap_or(s)
+}
+
+/// What a command line runs, as far as the engine is concerned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// The engine's argv starts at this word, for this binary.
+    Argv { start: usize, binary: Option<Arc<Binary>> },
+    /// This word is a shell script the command runs (`sh -c '…'`).
+    Script(usize),
+    /// Not the engine.
+    None,
+}
+
+/// A command line's target, and the words that set the environment of
+/// what it runs: (word, offset of `K=V` in the word's text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Run {
+    pub target: Target,
+    pub env: Vec<(usize, usize)>,
 }
 
 /// Where the engine's argv starts among a command's parts, and which binary
@@ -79,91 +84,150 @@ pub(crate) fn engine_argv_start(
     src: &str,
     ctx: &ScanCtx<'_>,
 ) -> Option<(usize, Option<Arc<Binary>>)> {
-    let word_text = |p: &Part<'_>| p.name(src);
+    let words: Vec<Option<String>> = parts.iter().map(|p| p.name(src)).collect();
+    match run_of(&words, ctx).target {
+        Target::Argv { start, binary } => Some((start, binary)),
+        _ => None,
+    }
+}
+
+/// What a command line (its words' literal texts, `None` for a dynamic
+/// word) runs: past any wrappers, runtimes and `kubectl exec`.
+pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
+    let mut env = Vec::new();
     let mut i = 0;
-    // Past any wrappers (`exec sudo -u svc nice -n 5 radiance …`).
+    let none = |env| Run { target: Target::None, env };
     loop {
-        let first = word_text(parts.get(i)?)?;
-        let cmd = basename(&first);
-        let next = parts.get(i + 1).and_then(word_text);
-        if let Some((inv, binary)) = ctx.commands.invocation(cmd, next.as_deref()) {
-            return match inv {
-                Invocation::Engine { words, .. } => Some((i + words, binary)),
-                Invocation::Foreign => None,
+        let Some(Some(word)) = words.get(i) else { return none(env) };
+        let name = command_name(word);
+        let next = words.get(i + 1).and_then(|w| w.as_deref());
+        if let Some((inv, binary)) = ctx.commands.invocation_written(word, next) {
+            let target = match inv {
+                Invocation::Engine { words, .. } => Target::Argv { start: i + words, binary },
+                Invocation::Foreign => Target::None,
             };
+            return Run { target, env };
         }
-        if RUNTIMES.contains(&cmd) {
-            // Only `run` (or `container run`) starts an image; `build --target` does not.
-            let sub = parts.get(i + 1).and_then(word_text);
-            let sub2 = parts.get(i + 2).and_then(word_text);
-            return match (sub.as_deref(), sub2.as_deref()) {
-                (Some("run"), _) => runtime_argv(parts, i + 1, src, ctx),
-                (Some("container"), Some("run")) => runtime_argv(parts, i + 2, src, ctx),
-                _ => None,
+        if RUNTIMES.contains(&name) {
+            // What the engine in a container sees is not the host's env.
+            env.clear();
+            let sub = words.get(i + 1).and_then(|w| w.as_deref());
+            let sub2 = words.get(i + 2).and_then(|w| w.as_deref());
+            let at = match (sub, sub2) {
+                (Some("run" | "exec"), _) => i + 1,
+                (Some("container"), Some("run" | "exec")) => i + 2,
+                _ => return none(env),
             };
+            if words[at].as_deref() == Some("exec") {
+                match wrappers::step(&wrappers::EXEC, words, at + 1) {
+                    (Step::Command(c), e) => {
+                        env = e;
+                        i = c;
+                        continue;
+                    }
+                    (_, e) => return none(e),
+                }
+            }
+            return runtime_run(words, at, ctx);
         }
-        let (_, value_opts, positionals) = WRAPPERS.iter().find(|(w, _, _)| *w == cmd)?;
-        // Skip the wrapper's options (and their values), assignments and positionals.
-        i += 1;
-        let mut left = *positionals;
-        loop {
-            let t = word_text(parts.get(i)?)?;
-            if t == "--" {
-                i += 1;
-                break;
+        if name == KUBECTL {
+            // `kubectl exec [options] POD -- CMD…`: the command follows `--`.
+            let dashes = (words.iter().skip(i + 1).position(|w| w.as_deref() == Some("--"))).map(|p| i + 2 + p);
+            match (next, dashes) {
+                (Some("exec"), Some(c)) => {
+                    env.clear();
+                    i = c;
+                    continue;
+                }
+                _ => return none(env),
             }
-            if t.starts_with('-') {
-                let takes = value_opts.iter().any(|o| *o == t);
-                i += if takes { 2 } else { 1 };
-                continue;
-            }
-            if cmd == "env" && t.contains('=') {
-                i += 1;
-                continue;
-            }
-            if left > 0 {
-                left -= 1;
-                i += 1;
-                continue;
-            }
-            break;
+        }
+        let Some(g) = wrappers::find(name) else { return none(env) };
+        let (step, e) = wrappers::step(g, words, i + 1);
+        env.extend(e);
+        match step {
+            Step::Command(c) => i = c,
+            Step::Script(s) => return Run { target: Target::Script(s), env },
+            Step::None => return none(env),
         }
     }
 }
 
-/// `podman run [options] IMAGE [engine] ARGS…`: the argv after an engine image.
-fn runtime_argv(parts: &[Part<'_>], from: usize, src: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
-    for (i, p) in parts.iter().enumerate().skip(from + 1) {
-        let Some(t) = p.name(src) else { continue };
-        if t.starts_with('-') {
-            continue;
+/// `podman run [options] IMAGE [command] ARGS…` from the word `run` at
+/// `at`: what runs in an engine image. `--entrypoint` replaces the
+/// image's: a shell's `-c SCRIPT` is a script, an engine binary takes the
+/// words after the image, anything else is not the engine.
+fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
+    let (step, mut env) = wrappers::step(&wrappers::RUN, words, at + 1);
+    let none = Run { target: Target::None, env: Vec::new() };
+    let Step::Command(first) = step else { return none };
+    // The first operand is the image; an option knobs does not know may
+    // take a value, so a later engine image is taken too.
+    let is_image =
+        |w: &Option<String>| w.as_deref().is_some_and(|t| !t.starts_with('-') && engine_image(t, ctx).is_some());
+    let Some(image) = (first..words.len()).find(|k| is_image(&words[*k])) else { return none };
+    env.retain(|(w, _)| *w < image);
+    let t = words[image].as_deref().unwrap_or("");
+    let last = basename(t.split('@').next().unwrap_or(t));
+    let (repo, tag) = last.split_once(':').unwrap_or((last, ""));
+    let entrypoint = entrypoint_option(&words[at + 1..image]);
+    let target = match entrypoint.as_deref() {
+        Some(ep) if !ep.is_empty() => {
+            let ep_words: Vec<Option<String>> =
+                std::iter::once(Some(ep.to_string())).chain(words[image + 1..].iter().cloned()).collect();
+            // The entrypoint and the words after the image, as one command line.
+            match run_of(&ep_words, ctx).target {
+                Target::Argv { start, binary } => Target::Argv { start: image + start, binary },
+                Target::Script(s) => Target::Script(image + s),
+                Target::None => Target::None,
+            }
         }
-        let image = basename(t.split('@').next().unwrap_or(&t));
-        let (repo, tag) = image.split_once(':').unwrap_or((image, ""));
-        if ctx.commands.images().iter().any(|e| e == repo) {
+        _ => match ctx.commands.image_entrypoint(tag) {
             // An image variant whose entrypoint is a given binary, or not the engine.
-            match ctx.commands.image_entrypoint(tag) {
-                Some(Invocation::Foreign) => return None,
-                Some(Invocation::Engine { scope, .. }) => {
-                    let binary = scope.map(|s| Arc::new(Binary { command: format!("{repo}:{tag}"), scope: Some(s) }));
-                    return Some((i + 1, binary));
-                }
-                None => {}
+            Some(Invocation::Foreign) => Target::None,
+            Some(Invocation::Engine { scope, .. }) => {
+                let binary = scope.map(|s| {
+                    Arc::new(Binary { command: format!("{repo}:{tag}"), scope: Some(s), ..Binary::default() })
+                });
+                Target::Argv { start: image + 1, binary }
             }
-            // The image may be followed by the engine's command itself.
-            let next = parts.get(i + 1).and_then(|p| p.name(src));
-            let after = parts.get(i + 2).and_then(|p| p.name(src));
-            if let Some(n) = next.as_deref() {
-                if let Some((Invocation::Engine { words, .. }, binary)) =
-                    ctx.commands.invocation(basename(n), after.as_deref())
-                {
-                    return Some((i + 1 + words, binary));
-                }
-            }
-            return Some((i + 1, None));
+            None => after_image(words, image, ctx),
+        },
+    };
+    Run { target, env }
+}
+
+/// The words after an engine image whose entrypoint knobs does not know:
+/// the engine's command itself, a wrapper or shell that replaces the
+/// image's command, or the engine's arguments.
+fn after_image(words: &[Option<String>], image: usize, ctx: &ScanCtx<'_>) -> Target {
+    let Some(Some(next)) = words.get(image + 1) else { return Target::Argv { start: image + 1, binary: None } };
+    let name = command_name(next);
+    if ctx.commands.invocation_written(next, words.get(image + 2).and_then(|w| w.as_deref())).is_some()
+        || wrappers::find(name).is_some()
+    {
+        let rest = &words[image + 1..];
+        return match run_of(rest, ctx).target {
+            Target::Argv { start, binary } => Target::Argv { start: image + 1 + start, binary },
+            Target::Script(s) => Target::Script(image + 1 + s),
+            Target::None => Target::None,
+        };
+    }
+    Target::Argv { start: image + 1, binary: None }
+}
+
+/// The value of `--entrypoint` among a runtime's options, if given.
+fn entrypoint_option(options: &[Option<String>]) -> Option<String> {
+    let mut found = None;
+    for (k, w) in options.iter().enumerate() {
+        let Some(t) = w.as_deref() else { continue };
+        if let Some(v) = t.strip_prefix("--entrypoint=") {
+            found = Some(v.to_string());
+        } else if t == "--entrypoint" {
+            found = Some(options.get(k + 1).cloned().flatten().unwrap_or_default());
         }
     }
-    None
+    found
 }
 
 /// An engine image reference (`ghcr.io/acme/radiance:1.8.1`): the tag when
@@ -180,7 +244,8 @@ pub(crate) fn entrypoint_argv(tag: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Op
     match ctx.commands.image_entrypoint(tag) {
         Some(Invocation::Foreign) => None,
         Some(Invocation::Engine { scope, .. }) => {
-            let binary = scope.map(|s| Arc::new(Binary { command: format!("image :{tag}"), scope: Some(s) }));
+            let binary = scope
+                .map(|s| Arc::new(Binary { command: format!("image :{tag}"), scope: Some(s), ..Binary::default() }));
             Some((0, binary))
         }
         None => Some((0, None)),
@@ -195,11 +260,12 @@ pub(crate) fn runs_engine(items: &[Item], image: Option<&str>, ctx: &ScanCtx<'_>
         return true;
     }
     let Some(first) = items.first() else { return false };
-    let name = basename(&first.text);
-    if is_shell(name) {
-        return items.get(2).is_some_and(|script| ctx.commands.mentioned_in(&script.text));
+    if is_shell(&first.text) {
+        let words: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        return shell_script(&words).is_some_and(|s| ctx.commands.mentioned_in(&items[s].text));
     }
-    ctx.commands.is_known(name) || items.iter().skip(1).any(|i| ctx.commands.is_known(basename(&i.text)))
+    let named = |t: &str| ctx.commands.is_known(command_name(t));
+    named(&first.text) || items.iter().skip(1).any(|i| named(&i.text))
 }
 
 /// Records the version an engine image reference pins (`…/radiance:1.0.13`).

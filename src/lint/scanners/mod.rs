@@ -38,6 +38,7 @@ mod rewrite;
 pub mod shell;
 pub mod systemd;
 pub mod unit;
+mod wrappers;
 pub mod yaml;
 
 pub use self::engine_matcher::EngineMatcher;
@@ -64,6 +65,9 @@ pub struct Scan {
     pub pins: Vec<(String, Span)>,
     /// Env variables a serve script passes to a flag: (variable, flag).
     pub env_flags: Vec<(String, String)>,
+    /// Env variables a serve script expands unquoted into the engine's argv
+    /// without setting them (`radiance $RADIANCE_ARGS`), with the binary.
+    pub env_argv: Vec<(String, Option<std::sync::Arc<super::refs::Binary>>)>,
     /// Things the user should know about this file that are not findings.
     pub notes: Vec<String>,
     /// Parts of a file that pin their own version (a compose service, a

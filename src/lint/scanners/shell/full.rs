@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::words::{array_name, unquote, Arrays, Part};
+use super::words::{array_name, unquote, Arrays, Command, Part, Script, Var};
 use crate::lint::refs::Word;
 use crate::syntax::preorder;
 
@@ -70,27 +70,55 @@ fn unescape(raw: &str) -> String {
     unquote(raw)
 }
 
-/// Reads a script's commands and arrays with tree-sitter-bash.
-pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part<'_>>>, Arrays<'_>)> {
+/// The innermost function (of `functions`: name, byte range) whose body
+/// holds a node, if any. A walk up the parents would cost the tree's depth
+/// for each command; functions are few.
+fn enclosing_function(n: Node<'_>, functions: &[(String, std::ops::Range<usize>)]) -> Option<String> {
+    (functions.iter())
+        .filter(|(_, r)| r.start <= n.start_byte() && n.end_byte() <= r.end)
+        .min_by_key(|(_, r)| r.len())
+        .map(|(name, _)| name.clone())
+}
+
+/// Reads a script's commands, arrays and variables with tree-sitter-bash.
+pub(crate) fn full_commands(src: &str) -> Option<Script<'_>> {
     let tree = crate::syntax::parse_bash(src)?;
     let nodes = preorder(tree.root_node());
     let mut arrays: Arrays = HashMap::new();
     let mut commands = Vec::new();
+    let mut vars = Vec::new();
+    let functions: Vec<(String, std::ops::Range<usize>)> = (nodes.iter())
+        .filter(|n| n.kind() == "function_definition")
+        .filter_map(|n| Some((text(n.child_by_field_name("name")?, src).to_string(), n.byte_range())))
+        .collect();
+    // Assignments before a command's name are that command's (its env).
+    let mut of_command = std::collections::HashSet::new();
     for n in &nodes {
         match n.kind() {
             "variable_assignment" => {
-                let (Some(name), Some(value)) = (n.child_by_field_name("name"), n.child_by_field_name("value")) else {
-                    continue;
-                };
-                if value.kind() != "array" {
+                let Some(name) = n.child_by_field_name("name") else { continue };
+                let value = n.child_by_field_name("value");
+                if value.is_none_or(|v| v.kind() != "array") {
+                    // A variable of the script; one before a command is that command's.
+                    if !of_command.contains(&n.start_byte()) {
+                        let at = value.map_or(n.end_byte()..n.end_byte(), |v| v.byte_range());
+                        vars.push(Var { name: text(name, src).to_string(), value: at });
+                    }
                     continue;
                 }
+                let Some(value) = value else { continue };
                 let mut cur = value.walk();
                 let words: Vec<Word<'_>> =
                     value.named_children(&mut cur).filter(|c| c.kind() != "comment").map(|c| word(c, src)).collect();
                 arrays.entry(text(name, src).to_string()).or_default().push(words);
             }
             "command" => {
+                let mut cur = n.walk();
+                let assigns: Vec<std::ops::Range<usize>> = (n.named_children(&mut cur))
+                    .filter(|c| c.kind() == "variable_assignment")
+                    .map(|c| c.byte_range())
+                    .collect();
+                of_command.extend(assigns.iter().map(|a| a.start));
                 let mut cur = n.walk();
                 let parts: Vec<Part<'_>> = n
                     .named_children(&mut cur)
@@ -107,10 +135,10 @@ pub(crate) fn full_commands(src: &str) -> Option<(Vec<Vec<Part<'_>>>, Arrays<'_>
                         array: array_name(text(c, src)),
                     })
                     .collect();
-                commands.push(parts);
+                commands.push(Command { parts, assigns, func: enclosing_function(*n, &functions) });
             }
             _ => {}
         }
     }
-    Some((commands, arrays))
+    Some(Script { commands, arrays, vars })
 }

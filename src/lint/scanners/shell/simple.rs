@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem;
 
-use super::words::{array_name, unquote, Arrays, Part};
+use super::words::{array_name, unquote, Arrays, Command, Part, Script, Var};
 use crate::lint::refs::Word;
 
 /// Words that start compound commands only the full parser reads.
@@ -33,10 +33,10 @@ struct Raw {
     end: usize,
 }
 
-/// The commands of `src` as parts and its arrays, or `None` when it is not
-/// simple shell. Only commands whose name (its basename, unquoted) `wanted`
-/// accepts are read into parts: no other can run the engine.
-pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Option<(Vec<Vec<Part<'s>>>, Arrays<'s>)> {
+/// The commands of `src` as parts, its arrays and variables, or `None` when
+/// it is not simple shell. Only commands whose name (unquoted, as written)
+/// `wanted` accepts are read into parts: no other can run the engine.
+pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Option<Script<'s>> {
     let b = src.as_bytes();
     // Constructs left to the full parser, found in one pass.
     static SUBSTITUTION: LazyLock<memmem::Finder<'static>> = LazyLock::new(|| memmem::Finder::new(b"$("));
@@ -110,13 +110,16 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
         }
     }
     let mut out = Vec::new();
+    let mut vars = Vec::new();
     starts.push(raws.len());
     for k in starts.windows(2) {
         let raws = &raws[k[0]..k[1]];
         let mut first = 0;
+        let mut assigns = Vec::new();
         loop {
             // Leading assignments (`X=1 radiance …`) are not words of the command.
             while raws.get(first).is_some_and(|r| is_assignment(&src[r.start..r.end])) {
+                assigns.push(raws[first].start..raws[first].end);
                 first += 1;
             }
             let Some(r) = raws.get(first) else { break };
@@ -127,7 +130,11 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
             }
             break;
         }
-        let Some(r) = raws.get(first) else { continue };
+        let Some(r) = raws.get(first) else {
+            // Assignments alone set the script's variables.
+            vars.extend(assigns.into_iter().map(|a| var(src, a)));
+            continue;
+        };
         let w = &src[r.start..r.end];
         if FULL_ONLY.contains(&w) || w.ends_with("()") {
             return None;
@@ -139,18 +146,31 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
             continue;
         }
         // `[ … ]` is a test, and a declaration is not a command to the full parser.
-        if w == "[" || DECLARATIONS.contains(&w) {
+        if DECLARATIONS.contains(&w) {
+            // `export ARGS="…"`: the script's variables.
+            let declared = raws[first + 1..].iter().filter(|r| is_assignment(&src[r.start..r.end]));
+            vars.extend(declared.map(|r| var(src, r.start..r.end)));
+            continue;
+        }
+        if w == "[" {
             continue;
         }
         let name = if w.contains(['"', '\'', '\\']) { std::borrow::Cow::Owned(unquote(w)) } else { w.into() };
-        if !wanted(name.rsplit('/').next().unwrap_or(&name)) {
+        if !wanted(&name) {
             continue;
         }
         let parts: Vec<Part<'s>> =
             raws[first..].iter().enumerate().map(|(k, r)| part(&src[r.start..r.end], r, k == 0)).collect();
-        out.push(parts);
+        out.push(Command { parts, assigns, func: None });
     }
-    Some((out, arrays))
+    Some(Script { commands: out, arrays, vars })
+}
+
+/// A variable from an assignment word (`NAME=value`, `NAME+=value`).
+fn var(src: &str, at: std::ops::Range<usize>) -> Var {
+    let raw = &src[at.clone()];
+    let eq = raw.find('=').unwrap_or(raw.len());
+    Var { name: raw[..eq].trim_end_matches('+').to_string(), value: at.start + eq + 1..at.end }
 }
 
 /// Where the line holding `i` ends (at its newline).
@@ -198,9 +218,10 @@ fn array_words(src: &str, mut i: usize) -> Option<(Vec<Word<'_>>, usize)> {
     }
 }
 
-/// `NAME=value`.
+/// `NAME=value` (or `NAME+=value`).
 fn is_assignment(raw: &str) -> bool {
     let Some((name, _)) = raw.split_once('=') else { return false };
+    let name = name.strip_suffix('+').unwrap_or(name);
     !name.is_empty()
         && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -350,6 +371,10 @@ fn first_expansion(raw: &str) -> Option<(String, Option<String>)> {
                 if name_len > 0 {
                     return Some((rest[..name_len].to_string(), None));
                 }
+                // `$@`, `$*`, `$#`, `$?`: a special parameter, dynamic and unnamed.
+                if rest.starts_with(['@', '*', '#', '?', '!', '$', '-']) {
+                    return Some((String::new(), None));
+                }
             }
             _ => {}
         }
@@ -372,7 +397,7 @@ fn part<'s>(raw: &'s str, r: &Raw, first: bool) -> Part<'s> {
         NodeKind::String | NodeKind::Expansion | NodeKind::Concatenation => match first_expansion(raw) {
             None => w.text = Some(unquote(raw).into()),
             Some((var, default)) => {
-                w.var = Some(var);
+                w.var = Some(var).filter(|v| !v.is_empty());
                 w.default = default;
                 if raw.starts_with("--") || raw.starts_with("\"--") {
                     w.text = Some(unquote(raw).into());
@@ -422,13 +447,17 @@ mod tests {
             "declare -a args=(--max-num-seqs 2 # the budget\n  --port \"$PORT\")",
             "args=(--model \"$MODEL\" --max-num-seqs \"${MAX_SEQS:-2}\")\nif [ \"${PI:-0}\" -gt 0 ]; then\n  args+=(--prefill-interleave \"$PI\")\nfi\nexec radiance \"${args[@]}\"",
             "if grep -q x f; then\n  radiance --port 1\nelif true; then radiance --port 2\nelse\n  exit 1\nfi",
+            "BIN=/opt/radiance/bin/radiance\nexport ARGS=\"--port 1 --max-num-seqs 2\"\nARGS+=\" --log-level info\"\n$BIN $ARGS",
+            "X=1 Y='a b' \"$BIN\" --port 1",
+            "set -- --port 1\nexec radiance \"$@\"",
         ];
         for line in simple {
-            let (fast, fast_arrays) = simple_commands(line, &|_| true).unwrap_or_else(|| panic!("simple: {line}"));
-            let (full, full_arrays) = super::super::full::full_commands(line).expect("parses");
-            let fast: Vec<Vec<Part<'_>>> = fast.into_iter().filter(|c| !c.is_empty()).collect();
-            assert_eq!(fast, full, "{line}");
-            assert_eq!(fast_arrays, full_arrays, "{line}");
+            let fast = simple_commands(line, &|_| true).unwrap_or_else(|| panic!("simple: {line}"));
+            let full = super::super::full::full_commands(line).expect("parses");
+            let commands: Vec<&Command<'_>> = fast.commands.iter().filter(|c| !c.parts.is_empty()).collect();
+            assert_eq!(commands, full.commands.iter().collect::<Vec<_>>(), "{line}");
+            assert_eq!(fast.arrays, full.arrays, "{line}");
+            assert_eq!(fast.vars, full.vars, "{line}");
         }
         for line in [
             "radiance --port $(cat port)",

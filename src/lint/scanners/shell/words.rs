@@ -65,3 +65,78 @@ impl Part<'_> {
 
 /// Arrays built in a script (`args=(…)`, `args+=(…)`): name → each literal.
 pub(crate) type Arrays<'s> = HashMap<String, Vec<Vec<Word<'s>>>>;
+
+/// One command of a script, as either reader reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Command<'s> {
+    pub parts: Vec<Part<'s>>,
+    /// The `K=V` words before its name (`K=V radiance …`): their byte ranges.
+    pub assigns: Vec<std::ops::Range<usize>>,
+    /// The function whose body holds it (`serve() { radiance "$@"; }`).
+    pub func: Option<String>,
+}
+
+/// A variable a script sets (`BIN=/opt/x`, `export ARGS="--a 1"`,
+/// `ARGS+=" --b"`), outside any command: its name and the byte range of
+/// its value as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Var {
+    pub name: String,
+    pub value: std::ops::Range<usize>,
+}
+
+/// What a reader reads of a script.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Script<'s> {
+    pub commands: Vec<Command<'s>>,
+    pub arrays: Arrays<'s>,
+    pub vars: Vec<Var>,
+}
+
+/// A word's text with its quotes removed, as [`unquote`] reads it, and for
+/// each byte of that text the offset in `raw` it came from (and one more
+/// entry: where the text ends), so a place in the text is a place in the
+/// word as written.
+pub(crate) fn unquote_map(raw: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(raw.len());
+    let mut map = Vec::with_capacity(raw.len() + 1);
+    let mut quote: Option<char> = None;
+    let mut chars = raw.char_indices();
+    let push = |out: &mut String, map: &mut Vec<usize>, c: char, at: usize| {
+        out.push(c);
+        map.extend(std::iter::repeat_n(at, c.len_utf8()));
+    };
+    while let Some((at, c)) = chars.next() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (q, '\\') if q != Some('\'') => {
+                if let Some((n_at, n)) = chars.next() {
+                    push(&mut out, &mut map, n, n_at);
+                }
+            }
+            _ => push(&mut out, &mut map, c, at),
+        }
+    }
+    map.push(raw.len());
+    (out, map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unquoting_keeps_each_byte_where_it_was_written() {
+        for raw in ["plain", "'a b'", "\"x\\\"y\"", "a\\ b", "'é'x", "--k=\"v w\""] {
+            let (text, map) = unquote_map(raw);
+            assert_eq!(text, unquote(raw), "{raw}");
+            assert_eq!(map.len(), text.len() + 1);
+            for (i, c) in text.char_indices() {
+                assert!(raw[map[i]..].starts_with(c), "{raw}: byte {i}");
+            }
+        }
+        let (text, map) = unquote_map("'radiance --port 1'");
+        assert_eq!((text.as_str(), map[9]), ("radiance --port 1", 10));
+    }
+}

@@ -1,0 +1,286 @@
+//! What a script says beyond its command lines, as serve scripts build an
+//! argv indirectly: the variables it sets (a binary held in `BIN=…` and run
+//! as `$BIN`, `"${LLAMA_SERVER}"`; a string of options word-split into the
+//! argv, `EXTRA_ARGS="--a 1"; exec radiance $EXTRA_ARGS`), the positional
+//! arguments `set -- …` gives `"$@"`, the functions that wrap the engine
+//! (`serve() { radiance "$@"; }; serve --port 1`), and the `K=V` words that
+//! set the engine's environment (`K=V radiance`, `env K=V radiance`,
+//! `podman run -e K=V`). Every word keeps its place in the text.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::words::{self, unquote, unquote_map, Command, Part};
+use crate::lint::refs::{Binary, Word};
+use crate::lint::scanners::invocation::{may_run_engine, run_of, Target};
+use crate::lint::scanners::{env_ref, Scan, ScanCtx};
+use crate::lint::span::Span;
+
+/// A script read, with what its variables and functions say.
+pub(super) struct Script<'s, 'c> {
+    src: &'s str,
+    pub read: words::Script<'s>,
+    ctx: &'c ScanCtx<'c>,
+    /// Each variable's values as written, in order.
+    vars: HashMap<String, Vec<Range<usize>>>,
+    /// Functions whose body runs the engine with `"$@"`: their binary.
+    pub functions: HashMap<String, Option<Arc<Binary>>>,
+    /// The words of each `set -- …` outside a function: what `"$@"` holds.
+    set_args: Vec<Vec<Word<'s>>>,
+}
+
+/// How an unquoted expansion in an argv is split into words.
+pub(super) enum Split<'s> {
+    /// One value set in the script: its words, in place.
+    InPlace(Vec<Word<'s>>),
+    /// Several values: each is judged on its own (`split_each`).
+    Each(String),
+    /// Not split: the word as it is.
+    No,
+}
+
+impl<'s, 'c> Script<'s, 'c> {
+    pub fn new(src: &'s str, read: words::Script<'s>, ctx: &'c ScanCtx<'c>) -> Self {
+        let mut vars: HashMap<String, Vec<Range<usize>>> = HashMap::new();
+        for v in &read.vars {
+            vars.entry(v.name.clone()).or_default().push(v.value.clone());
+        }
+        let mut s = Script { src, read, ctx, vars, functions: HashMap::new(), set_args: Vec::new() };
+        let mut functions = HashMap::new();
+        let mut set_args = Vec::new();
+        for c in &s.read.commands {
+            if let Some(f) = &c.func {
+                if c.parts.iter().any(|p| is_positional(s.raw(p))) {
+                    if let Target::Argv { binary, .. } = run_of(&s.names(&c.parts), ctx).target {
+                        functions.insert(f.clone(), binary);
+                    }
+                }
+            } else if c.parts.first().is_some_and(|p| s.raw(p) == "set")
+                && c.parts.get(1).is_some_and(|p| s.raw(p) == "--")
+            {
+                set_args.push(c.parts[2..].iter().map(|p| p.word.clone()).collect());
+            }
+        }
+        s.functions = functions;
+        s.set_args = set_args;
+        s
+    }
+
+    /// True when a command may run the engine: its name is the engine's, a
+    /// wrapper's or runtime's, a variable, or a function that wraps it.
+    pub fn may_run(&self, c: &Command<'_>) -> bool {
+        let Some(first) = c.parts.first() else { return false };
+        let raw = self.raw(first);
+        if raw.contains('$') {
+            return true;
+        }
+        let Some(name) = first.name(self.src) else { return false };
+        may_run_engine(&name, self.ctx) || self.functions.contains_key(&name)
+    }
+
+    fn raw(&self, p: &Part<'_>) -> &'s str {
+        self.src.get(p.word.start..p.word.end).unwrap_or("")
+    }
+
+    /// The literal text of each word, for finding the command: a variable
+    /// read whole (`$BIN`, `"${LLAMA_SERVER}"`) is what the script sets it
+    /// to, its default, or the binary its name names.
+    pub fn names(&self, parts: &[Part<'_>]) -> Vec<Option<String>> {
+        // The command's name is read as written; later words as the reader
+        // read them (unquoting each again would cost every word of every line).
+        let text = |(k, p): (usize, &Part<'_>)| match k {
+            0 => p.name(self.src),
+            _ => p.word.text.as_deref().map(str::to_string),
+        };
+        parts.iter().enumerate().map(|(k, p)| self.resolve(self.raw(p)).or_else(|| text((k, p)))).collect()
+    }
+
+    fn resolve(&self, raw: &str) -> Option<String> {
+        let (name, default) = expansion(raw)?;
+        if let Some(d) = default {
+            return Some(unquote(d));
+        }
+        for v in self.vars.get(name).into_iter().flatten().rev() {
+            let value = self.src.get(v.clone()).unwrap_or("");
+            if !value.contains(['$', '`']) {
+                return Some(unquote(value));
+            }
+            if let Some((_, Some(d))) = expansion(value) {
+                return Some(unquote(d));
+            }
+        }
+        // `LLAMA_SERVER`, `RADIANCE_BIN`: a variable named after the binary.
+        let kebab = name.to_ascii_lowercase().replace('_', "-");
+        let bare = ["-bin", "-path", "-exe", "-cmd"].iter().find_map(|s| kebab.strip_suffix(s));
+        let found = [Some(kebab.as_str()), bare].into_iter().flatten().find(|n| self.ctx.commands.is_known(n));
+        found.map(str::to_string)
+    }
+
+    /// `"$@"` outside a function, when `set -- …` gave it words: read as
+    /// the array `@`.
+    pub fn positional_array(&self, p: &Part<'_>, command: &Command<'_>) -> Option<String> {
+        (command.func.is_none() && !self.set_args.is_empty() && is_positional(self.raw(p))).then(|| "@".to_string())
+    }
+
+    /// The literals of an array (`@`: what `set --` gave).
+    pub fn arrays(&self, name: &str) -> Vec<&Vec<Word<'s>>> {
+        if name == "@" {
+            return self.set_args.iter().collect();
+        }
+        self.read.arrays.get(name).into_iter().flatten().collect()
+    }
+
+    /// An unquoted `$X` in an argv: word-split, when the script sets `X` to
+    /// options (`X="--a 1 --b"`).
+    pub fn split(&self, p: &Part<'_>) -> Split<'s> {
+        let raw = self.raw(p);
+        let Some((name, None)) = expansion(raw).filter(|_| raw.starts_with('$')) else { return Split::No };
+        let values = self.vars.get(name).map_or(&[][..], Vec::as_slice);
+        let split: Vec<Vec<Word<'s>>> = values.iter().filter_map(|v| self.value_words(v.clone())).collect();
+        match (values.len(), split.len()) {
+            (_, 0) => Split::No,
+            (1, _) => Split::InPlace(split.into_iter().next().unwrap_or_default()),
+            _ => Split::Each(name.to_string()),
+        }
+    }
+
+    /// An unquoted `$X` the script never sets: its value comes from the
+    /// environment (an env file in reach may hold options for it).
+    pub fn unset_options(&self, p: &Part<'_>) -> Option<String> {
+        let raw = self.raw(p);
+        let (name, None) = expansion(raw).filter(|_| raw.starts_with('$'))? else { return None };
+        (!self.vars.contains_key(name)).then(|| name.to_string())
+    }
+
+    /// Each value of `X` that holds options, as words.
+    pub fn split_each(&self, name: &str) -> Vec<Vec<Word<'s>>> {
+        self.vars.get(name).into_iter().flatten().filter_map(|v| self.value_words(v.clone())).collect()
+    }
+
+    /// A value as written, split on white space as the shell splits an
+    /// unquoted expansion, each word where it stands; `None` unless one
+    /// word is an option, or when it runs a command.
+    fn value_words(&self, at: Range<usize>) -> Option<Vec<Word<'s>>> {
+        let raw = self.src.get(at.clone())?;
+        if raw.contains('`') || raw.contains("$(") {
+            return None;
+        }
+        let (text, map) = unquote_map(raw);
+        // `"${X:-default words}"`: the default is what the argv gets when
+        // `X` is unset; any other `${…}` holding white space is not split here.
+        let (mut i, end) = match default_span(&text) {
+            Some(r) => (r.start, r.end),
+            None if braced_with_space(&text) => return None,
+            None => (0, text.len()),
+        };
+        let mut out = Vec::new();
+        let b = &text.as_bytes()[..end];
+        while i < b.len() {
+            if b[i].is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && !b[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            let word = &text[start..i];
+            let (from, to) = (at.start + map[start], at.start + map[i - 1] + 1);
+            let dynamic = word.contains('$');
+            let var = dynamic.then(|| expansion(word).map(|(n, _)| n.to_string())).flatten();
+            let text = (!dynamic).then(|| std::borrow::Cow::Owned(word.to_string()));
+            out.push(Word { text, var, default: None, start: from, end: to });
+        }
+        out.iter().any(|w| w.text.as_deref().is_some_and(|t| t.starts_with('-'))).then_some(out)
+    }
+
+    /// Env knobs the command line sets for the engine: its leading `K=V`
+    /// words (byte ranges) and the wrappers' (word, offset of `K=V`).
+    pub fn env_refs(
+        &self,
+        assigns: &[Range<usize>],
+        env: &[(usize, usize)],
+        parts: &[Part<'_>],
+        span: &dyn Fn(usize, usize) -> Span,
+        out: &mut Scan,
+    ) {
+        for a in assigns {
+            self.env_ref_at(a.start, self.src.get(a.clone()).unwrap_or(""), 0, span, out);
+        }
+        for (w, offset) in env {
+            if let Some(p) = parts.get(*w) {
+                self.env_ref_at(p.word.start, self.raw(p), *offset, span, out);
+            }
+        }
+    }
+
+    fn env_ref_at(&self, base: usize, raw: &str, offset: usize, span: &dyn Fn(usize, usize) -> Span, out: &mut Scan) {
+        let (text, map) = unquote_map(raw);
+        let Some((k, v)) = text.get(offset..).and_then(|kv| kv.split_once('=')) else { return };
+        if k.is_empty() || !k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return;
+        }
+        let at = |i: usize| base + map.get(i).copied().unwrap_or(raw.len());
+        let end = |i: usize| if i == 0 { base } else { base + map[i - 1] + 1 };
+        let (ks, ke) = (offset, offset + k.len());
+        let key_at = at(ks)..end(ke);
+        let value_at = at(ke + 1).min(end(text.len()))..end(text.len());
+        // A value read from elsewhere (`K=$V`) is not judged here.
+        let value = if v.contains('$') { "" } else { v };
+        out.refs.push(env_ref(k, key_at, value, value_at, span));
+    }
+}
+
+/// In `${X:-default}` (or `${X-…}`, `${X:=…}`) read whole, where the
+/// default is.
+fn default_span(text: &str) -> Option<Range<usize>> {
+    let inner = text.strip_prefix("${")?.strip_suffix('}')?;
+    let end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let op = [":-", ":=", "-", "="].iter().find(|o| inner[end..].starts_with(**o))?;
+    let start = 2 + end + op.len();
+    (!inner.contains('{')).then_some(start..text.len() - 1)
+}
+
+/// True when a `${…}` in `text` holds white space.
+fn braced_with_space(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find("${") {
+        let tail = &rest[at..];
+        let close = tail.find('}').unwrap_or(tail.len());
+        if tail[..close].contains(char::is_whitespace) {
+            return true;
+        }
+        rest = &tail[close..];
+    }
+    false
+}
+
+/// `"$@"`, `$@`, `"$*"`, `"${@}"`: the positional arguments.
+fn is_positional(raw: &str) -> bool {
+    matches!(raw.trim_matches('"'), "$@" | "$*" | "${@}" | "${*}")
+}
+
+/// A word that is one variable read whole: `$X`, `"$X"`, `${X}`,
+/// `"${X:-default}"` → its name and default.
+fn expansion(raw: &str) -> Option<(&str, Option<&str>)> {
+    let t = raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')).unwrap_or(raw);
+    let t = t.strip_prefix('$')?;
+    let ident = |s: &str| {
+        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+        let end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+        let (name, op) = inner.split_at(end);
+        if !ident(name) {
+            return None;
+        }
+        if op.is_empty() {
+            return Some((name, None));
+        }
+        let default = [":-", ":=", "-", "="].iter().find_map(|o| op.strip_prefix(o))?;
+        return Some((name, Some(default).filter(|d| !d.is_empty() && !d.contains('$'))));
+    }
+    ident(t).then_some((t, None))
+}
