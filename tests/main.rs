@@ -59,6 +59,9 @@ mod sync;
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;
 
+// A radiance source that differs from the reconstruction (issue 21): the
+// overlay is a hint, the synced repository wins, the difference is shown.
+mod first_contact;
 // `knobs explain`, `flags`, `rules` and the semantics overlay.
 mod explain;
 // `knobs verify` against real sockets and argv fixtures.

@@ -285,6 +285,45 @@ fn a_scrape_of_another_build_has_the_wrong_shape() {
         .contains("the scrape is not radiance v1.8.1's shape (11 missing, 0 not catalogued); it looks like v1.0.13"));
 }
 
+/// A build cannot export a name it does not register. 1.0.13's scrape plus
+/// `radiance:engine_steps_held_total`, which only 1.8.1 registers, is 1.0.13's
+/// set but for one name and 1.8.1's but for ten — yet only 1.8.1 can have
+/// exported it: 1.0.13 is ruled out (it once was said to "look like v1.0.13").
+#[test]
+fn a_name_only_one_version_registers_rules_the_others_out() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let scrape = text("metrics/v1.0.13.prom")
+        + "# TYPE radiance:engine_steps_held_total counter\nradiance:engine_steps_held_total 3\n";
+    let path = t.path().join("mixed.prom");
+    std::fs::write(&path, scrape).expect("write");
+    let file = path.display().to_string();
+    let out = verify(&["--cmdline", &argv("armed"), "--metrics", &file]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    // 10 of 1.0.13's names and the held-steps counter: 11 of 1.8.1's 21.
+    assert!(
+        out.stdout.contains("  looks like v1.8.1 (the pinned build): 11 of 21 catalogued names exported\n"),
+        "{}",
+        out.stdout
+    );
+    let out = verify(&["--version", "v1.0.13", "--cmdline", &argv("armed"), "--metrics", &file]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("  looks like v1.8.1, not the pinned v1.0.13: "), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("  not in the catalogue of v1.0.13: radiance:engine_steps_held_total\n"),
+        "{}",
+        out.stdout
+    );
+    // A name that no catalogued version registers rules them all out.
+    std::fs::write(&path, text("metrics/v1.0.13.prom") + "radiance:engine_steps_invented_total 1\n").expect("write");
+    let out = verify(&["--cmdline", &argv("armed"), "--metrics", &file]);
+    assert!(
+        out.stdout.contains("  looks like no catalogued version: each lacks a name it exports: "),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("it looks like no catalogued version\n"), "{}", out.stdout);
+}
+
 #[test]
 fn a_census_runs_on_the_pinned_builds_own_metric_set() {
     let url = endpoint();
