@@ -31,6 +31,37 @@ fn sync(dir: &Path, tag: &str) -> support::Output {
 
 const PIN_REPO: &str = "[pin]\nrepo = \"R.git\"\n";
 
+/// The reconstruction's 1.0.13 as the same source would have it: the
+/// prefix-hit counter under the name upstream 1.8.1 registers.
+fn upstream_v1_0_13(dir: &Path) -> PathBuf {
+    let to = dir.join("upstream-v1.0.13");
+    for e in walkdir::WalkDir::new(support::fixtures().join("radiance/v1.0.13")).into_iter().filter_map(Result::ok) {
+        let rel = e.path().strip_prefix(support::fixtures().join("radiance/v1.0.13")).expect("under");
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(to.join(rel)).expect("mkdir");
+        } else {
+            let text = std::fs::read_to_string(e.path()).expect("read");
+            let text = text.replace("radiance:prefix_hit_cut_tokens_total", "radiance:prefix_hit_tokens_cut_total");
+            std::fs::write(to.join(rel), text).expect("write");
+        }
+    }
+    to
+}
+
+/// The issue's setting: both tags of R synced, so no catalogued version
+/// registers `radiance:prefix_hit_cut_tokens_total`, which the overlay names.
+fn both_synced() -> tempfile::TempDir {
+    let t = tree(&[("knobs.toml", PIN_REPO.as_bytes())]);
+    let old = upstream_v1_0_13(t.path());
+    build_repo(
+        &t.path().join("R.git"),
+        &[("v1.0.13", old), ("v1.8.1", support::fixtures().join("radiance/upstream/v1.8.1"))],
+    );
+    sync(t.path(), "v1.0.13");
+    sync(t.path(), "v1.8.1");
+    t
+}
+
 /// The upstream differences, as `catalog diff` prints them (sections in its
 /// order: flags removed, flags changed, metrics added, metrics removed).
 const DIFFERENCE: &str = "\
@@ -53,9 +84,7 @@ metrics removed (1):
 /// every command exited 2 on the overlay.
 #[test]
 fn an_overlay_naming_what_the_source_lacks_is_left_out_and_no_command_fails() {
-    let t = project(&[("v1.0.13", "v1.0.13"), ("v1.8.1", "upstream/v1.8.1")], PIN_REPO);
-    sync(t.path(), "v1.0.13");
-    sync(t.path(), "v1.8.1");
+    let t = both_synced();
     std::fs::write(
         t.path().join("clean.md"),
         "```sh\nradiance --checkpoint-policy lru --checkpoint-interval 1024\n```\n",
@@ -120,9 +149,7 @@ fn an_overlay_naming_what_the_source_lacks_is_left_out_and_no_command_fails() {
 /// register is left out with a note, and the one it has proves the knob.
 #[test]
 fn verify_leaves_out_a_meter_the_source_does_not_register() {
-    let t = project(&[("v1.0.13", "v1.0.13"), ("v1.8.1", "upstream/v1.8.1")], PIN_REPO);
-    sync(t.path(), "v1.0.13");
-    sync(t.path(), "v1.8.1");
+    let t = both_synced();
     let verify = support::fixtures().join("verify");
     // The armed scrape as the source names it, with three preemptions counted.
     let scrape = std::fs::read_to_string(verify.join("metrics/armed-v1.8.1.prom"))
