@@ -327,4 +327,29 @@ mod tests {
         assert!(store.get("radiance", "v1.8.1").expect("synced").flag("--port").is_none(), "the folder's v1.8.1 wins");
         assert!(Store::open("radiance", &[tmp.path().join("missing")]).is_ok());
     }
+
+    #[test]
+    fn embedded_catalogues_of_another_repository_are_set_aside() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("radiance");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let mut c = Store::embedded("radiance").expect("embedded").get("radiance", "v1.8.1").expect("v1.8.1").clone();
+        c.source.repo = "git@host:team/radiance".into();
+        std::fs::write(dir.join("v1.8.1.toml"), c.to_toml().expect("toml")).expect("write");
+        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
+        // Only the synced one is in use; the embedded 1.0.13 is named by its tag.
+        assert_eq!(store.tags(), ["v1.8.1"]);
+        let old = store.get("radiance", "v1.0.13").expect("named");
+        assert!(store.is_foreign(old) && !store.is_foreign(store.newest("radiance").expect("newest")));
+        let tags: Vec<&str> = store.all(old).iter().map(|c| c.source.tag.as_str()).collect();
+        assert_eq!(tags, ["v1.0.13", "v1.8.1"]);
+        assert_eq!(store.all(store.newest("radiance").expect("newest")).len(), 1);
+        assert!(store.mark(old).is_some_and(|m| m.contains("not one synced from git@host:team/radiance")));
+        // Synced from the embedded catalogues' own repository: nothing is set aside.
+        c.source.repo = "fixtures/radiance.git".into();
+        std::fs::write(dir.join("v1.8.1.toml"), c.to_toml().expect("toml")).expect("write");
+        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
+        assert_eq!(store.tags(), ["v1.0.13", "v1.8.1"]);
+        assert!(store.mark(store.get("radiance", "v1.0.13").expect("v1.0.13")).is_none());
+    }
 }
