@@ -100,6 +100,14 @@ fn an_overlay_naming_what_the_source_lacks_is_left_out_and_no_command_fails() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert_eq!(short(&r.stdout), ["bad.md:4:30: KNB002 `floor` is not a member of `--checkpoint-policy`"]);
 
+    // The hook's run (`lint --staged`) refused every commit before.
+    let repo = git2::Repository::init(t.path()).expect("git init");
+    let mut index = repo.index().expect("index");
+    index.add_path(Path::new("clean.md")).expect("stage");
+    index.write().expect("write index");
+    let r = run_in(t.path(), &["lint", "--staged"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+
     // explain: the meter the source does not register is left out, in one line.
     let r = run_in(t.path(), &["explain", "--checkpoint-policy"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
