@@ -290,9 +290,14 @@ pub enum ShowFormat {
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// The older tag
-    pub from: String,
+    #[arg(required_unless_present = "embedded")]
+    pub from: Option<String>,
     /// The newer tag
-    pub to: String,
+    #[arg(required_unless_present = "embedded")]
+    pub to: Option<String>,
+    /// The synced catalogue of TAG against the one embedded in knobs: what the source says that the embedded one did not
+    #[arg(long, value_name = "TAG", conflicts_with_all = ["from", "to"])]
+    pub embedded: Option<String>,
     /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)
     #[arg(long, value_name = "DIR")]
     pub catalog_dir: Option<PathBuf>,

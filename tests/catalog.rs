@@ -58,6 +58,11 @@ fn diff_human_and_json() {
     let policy = v["flags_changed"].as_array().expect("changes").iter().find(|c| c["flag"] == "--checkpoint-policy");
     assert_eq!(policy.expect("policy changed")["members_added"], serde_json::json!(["keep-all"]));
     assert!(v["metrics_added"].as_array().expect("added").iter().any(|m| m == "radiance:engine_steps_held_total"));
+    // 1.0.13 registered the prefix-hit counter without its `reason` label.
+    assert_eq!(
+        v["metrics_changed"],
+        serde_json::json!([{"metric": "radiance:prefix_hit_cut_tokens_total", "labels_added": ["reason"]}])
+    );
 }
 
 #[test]

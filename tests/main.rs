@@ -81,6 +81,9 @@ mod sync_failures;
 // proportion, credentials in a URL, a hook path shell would run (issue 22).
 mod untrusted;
 
+// A radiance source that differs from the reconstruction (issue 21): the
+// overlay is a hint, the synced repository wins, the difference is shown.
+mod first_contact;
 // `knobs explain`, `flags`, `rules` and the semantics overlay.
 mod explain;
 // `knobs verify` against real sockets and argv fixtures.

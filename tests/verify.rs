@@ -5,8 +5,8 @@
 //! fixtures record (the held-steps meter at 126 once armed, 0 while idle;
 //! 1.0.13's smaller metric set), never from knobs' own output.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -34,8 +34,38 @@ fn serve(routes: Vec<(&'static str, u16, String)>) -> String {
     format!("http://127.0.0.1:{port}")
 }
 
-fn answer(mut stream: TcpStream, routes: &[(&'static str, u16, String)]) {
-    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+/// Serves `routes` as [`serve`] does, over https with the certificate the
+/// test CA of `fixtures/verify/tls/` issued for 127.0.0.1.
+fn serve_tls(routes: Vec<(&'static str, u16, String)>) -> String {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(fixture("tls/server.pem"))
+        .expect("server.pem")
+        .collect::<Result<_, _>>()
+        .expect("certificates");
+    let key = PrivateKeyDer::from_pem_file(fixture("tls/server.key")).expect("server.key");
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("protocol versions")
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .expect("server certificate");
+    let config = std::sync::Arc::new(config);
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let Ok(conn) = rustls::ServerConnection::new(config.clone()) else { continue };
+            answer(rustls::StreamOwned::new(conn, stream), &routes);
+        }
+    });
+    format!("https://127.0.0.1:{port}")
+}
+
+fn answer(stream: impl Read + Write, routes: &[(&'static str, u16, String)]) {
+    let mut reader = BufReader::new(stream);
     let mut request = String::new();
     if reader.read_line(&mut request).is_err() {
         return;
@@ -63,8 +93,10 @@ fn answer(mut stream: TcpStream, routes: &[(&'static str, u16, String)]) {
         "HTTP/1.1 {status} {reason}\r\n{location}content-type: text/plain; version=0.0.4\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
         body.len()
     );
+    let stream = reader.get_mut();
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(body.as_bytes());
+    let _ = stream.flush();
 }
 
 /// The four expositions, each at its own path.
@@ -285,6 +317,45 @@ fn a_scrape_of_another_build_has_the_wrong_shape() {
         .contains("the scrape is not radiance v1.8.1's shape (11 missing, 0 not catalogued); it looks like v1.0.13"));
 }
 
+/// A build cannot export a name it does not register. 1.0.13's scrape plus
+/// `radiance:engine_steps_held_total`, which only 1.8.1 registers, is 1.0.13's
+/// set but for one name and 1.8.1's but for ten — yet only 1.8.1 can have
+/// exported it: 1.0.13 is ruled out (it once was said to "look like v1.0.13").
+#[test]
+fn a_name_only_one_version_registers_rules_the_others_out() {
+    let t = tempfile::tempdir().expect("tempdir");
+    let scrape = text("metrics/v1.0.13.prom")
+        + "# TYPE radiance:engine_steps_held_total counter\nradiance:engine_steps_held_total 3\n";
+    let path = t.path().join("mixed.prom");
+    std::fs::write(&path, scrape).expect("write");
+    let file = path.display().to_string();
+    let out = verify(&["--cmdline", &argv("armed"), "--metrics", &file]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    // 10 of 1.0.13's names and the held-steps counter: 11 of 1.8.1's 21.
+    assert!(
+        out.stdout.contains("  looks like v1.8.1 (the pinned build): 11 of 21 catalogued names exported\n"),
+        "{}",
+        out.stdout
+    );
+    let out = verify(&["--version", "v1.0.13", "--cmdline", &argv("armed"), "--metrics", &file]);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("  looks like v1.8.1, not the pinned v1.0.13: "), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("  not in the catalogue of v1.0.13: radiance:engine_steps_held_total\n"),
+        "{}",
+        out.stdout
+    );
+    // A name that no catalogued version registers rules them all out.
+    std::fs::write(&path, text("metrics/v1.0.13.prom") + "radiance:engine_steps_invented_total 1\n").expect("write");
+    let out = verify(&["--cmdline", &argv("armed"), "--metrics", &file]);
+    assert!(
+        out.stdout.contains("  looks like no catalogued version: each lacks a name it exports: "),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("it looks like no catalogued version\n"), "{}", out.stdout);
+}
+
 #[test]
 fn a_census_runs_on_the_pinned_builds_own_metric_set() {
     let url = endpoint();
@@ -460,18 +531,55 @@ fn a_closed_port_a_silent_server_and_https_are_errors() {
     assert!(out.stderr.contains(&format!("{url} did not answer within 1s")), "{}", out.stderr);
     assert!(out.stderr.contains("`--timeout SECONDS` waits longer"));
 
-    // A live server spoken to with https: no TLS in knobs, a clear error.
+    // A plain http server spoken to with https: the handshake fails, and
+    // says so (https is read now; issue 21).
     let https = endpoint().replace("http://", "https://") + "/armed/metrics";
     let out = verify(&["--cmdline", &argv("armed"), "--metrics", &https]);
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
-    assert!(out.stderr.contains("knobs is built without TLS, so it"), "{}", out.stderr);
-    assert!(out
-        .stderr
-        .contains("scrape over plain http on the engine's own host, or save the scrape and pass the file"));
-    // Said before any connection is tried: a closed port gives the same answer.
+    assert!(flat(&out.stderr).contains(&format!("cannot read {https}: ")), "{}", out.stderr);
+    assert!(!out.stderr.contains("without TLS"), "{}", out.stderr);
+    // A closed port over https is the closed port it is.
     let out = verify(&["--cmdline", &argv("armed"), "--metrics", "https://127.0.0.1:1/metrics"]);
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
-    assert!(flat(&out.stderr).contains("knobs is built without TLS, so it cannot read https"), "{}", out.stderr);
+    assert!(out.stderr.contains("connection refused: nothing listens there"), "{}", out.stderr);
+}
+
+/// Runs verify with `SSL_CERT_FILE` naming `bundle` (or the system's roots).
+fn verify_trusting(bundle: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_knobs"));
+    cmd.arg("verify").args(args).current_dir(support::root()).env("NO_COLOR", "1");
+    match bundle {
+        Some(b) => cmd.env("SSL_CERT_FILE", b),
+        None => cmd.env_remove("SSL_CERT_FILE"),
+    };
+    cmd.env_remove("SSL_CERT_DIR").output().expect("run knobs").into()
+}
+
+/// An endpoint behind https (as behind an ingress) is read when its
+/// certificate chains to a trusted root, and refused with a certificate
+/// error when it does not; there is no switch that skips the check.
+#[test]
+fn https_is_read_and_its_certificate_checked() {
+    let url = serve_tls(vec![("/armed/metrics", 200, text("metrics/armed-v1.8.1.prom"))]) + "/armed/metrics";
+    // The system's roots do not hold the test CA: refused, and said why.
+    let out =
+        verify_trusting(None, &["--cmdline", &argv("armed"), "--metrics", &url, "--knob", "--prefill-interleave"]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    let err = flat(&out.stderr);
+    assert!(err.contains(&format!("cannot read {url}: the server's TLS certificate is not trusted")), "{}", out.stderr);
+    assert!(err.contains("knobs checks https certificates against the system's roots"), "{}", out.stderr);
+    assert!(!err.contains("https is not supported") && !err.contains("without TLS"), "{}", out.stderr);
+    // With the test CA trusted, the scrape is read as over http: the armed
+    // fixture's held-steps meter is at 126.
+    let out = verify_trusting(
+        Some(&fixture("tls/ca.pem")),
+        &["--cmdline", &argv("armed"), "--metrics", &url, "--knob", "--prefill-interleave"],
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("meter radiance:engine_steps_held_total = 126"), "{}", out.stdout);
+    // No flag skips the check.
+    let help = verify_trusting(None, &["--help"]).stdout;
+    assert!(!help.contains("insecure"), "{help}");
 }
 
 #[test]

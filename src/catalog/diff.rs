@@ -1,9 +1,12 @@
 //! What changed between two catalogued versions: flags added, removed and
-//! renamed, kinds, defaults and members that moved, metrics that came and went.
+//! renamed, kinds, defaults and members that moved, metrics that came, went
+//! or changed type or labels. The same comparison sets a synced catalogue
+//! against the embedded one of its tag (what the source says that the
+//! reconstruction did not), and names the two repositories when they differ.
 
 use serde::Serialize;
 
-use super::model::{Catalog, Flag};
+use super::model::{Catalog, Flag, Metric};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rename {
@@ -25,6 +28,24 @@ pub struct Change {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricChange {
+    pub metric: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<(String, String)>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub labels_removed: Vec<String>,
+}
+
+/// The repositories of the two sides, when they are not the same one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Repos {
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CatalogDiff {
     pub engine: String,
     pub from: String,
@@ -35,6 +56,10 @@ pub struct CatalogDiff {
     pub flags_changed: Vec<Change>,
     pub metrics_added: Vec<String>,
     pub metrics_removed: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub metrics_changed: Vec<MetricChange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repos: Option<Repos>,
 }
 
 impl CatalogDiff {
@@ -45,6 +70,7 @@ impl CatalogDiff {
             && self.flags_changed.is_empty()
             && self.metrics_added.is_empty()
             && self.metrics_removed.is_empty()
+            && self.metrics_changed.is_empty()
     }
 }
 
@@ -59,6 +85,16 @@ fn change(a: &Flag, b: &Flag) -> Option<Change> {
     let changed =
         c.kind.is_some() || c.default.is_some() || !c.members_added.is_empty() || !c.members_removed.is_empty();
     changed.then_some(c)
+}
+
+fn metric_change(a: &Metric, b: &Metric) -> Option<MetricChange> {
+    let c = MetricChange {
+        metric: b.name.clone(),
+        r#type: (a.kind != b.kind).then(|| (a.kind.as_str().to_string(), b.kind.as_str().to_string())),
+        labels_added: b.labels.iter().filter(|l| !a.labels.contains(l)).cloned().collect(),
+        labels_removed: a.labels.iter().filter(|l| !b.labels.contains(l)).cloned().collect(),
+    };
+    (c.r#type.is_some() || !c.labels_added.is_empty() || !c.labels_removed.is_empty()).then_some(c)
 }
 
 /// Compares `from` with `to`. A flag that disappears while a new one appears
@@ -96,5 +132,12 @@ pub fn diff(from: &Catalog, to: &Catalog) -> CatalogDiff {
         flags_changed: changes,
         metrics_added: to.metrics.iter().filter(|m| from.metric(&m.name).is_none()).map(|m| m.name.clone()).collect(),
         metrics_removed: from.metrics.iter().filter(|m| to.metric(&m.name).is_none()).map(|m| m.name.clone()).collect(),
+        metrics_changed: from
+            .metrics
+            .iter()
+            .filter_map(|a| to.metric(&a.name).and_then(|b| metric_change(a, b)))
+            .collect(),
+        repos: (from.source.repo != to.source.repo)
+            .then(|| Repos { from: from.source.repo.clone(), to: to.source.repo.clone() }),
     }
 }

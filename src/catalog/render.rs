@@ -124,10 +124,24 @@ pub fn markdown(c: &Catalog) -> String {
     out
 }
 
+/// The line before a synced catalogue's diff against the embedded one of
+/// its tag.
+pub fn embedded_lead(synced: &Catalog) -> String {
+    let s = &synced.source;
+    format!("What {} {} from {} says that the catalogue embedded in knobs did not:\n", s.engine, s.tag, s.repo)
+}
+
 /// A diff for people.
 pub fn diff_human(d: &CatalogDiff) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{} {} → {}", d.engine, d.from, d.to);
+    match &d.repos {
+        Some(r) => {
+            let _ = writeln!(out, "{} {} ({}) → {} ({})", d.engine, d.from, r.from, d.to, r.to);
+        }
+        None => {
+            let _ = writeln!(out, "{} {} → {}", d.engine, d.from, d.to);
+        }
+    }
     if d.is_empty() {
         let _ = writeln!(out, "no differences");
         return out;
@@ -167,5 +181,23 @@ pub fn diff_human(d: &CatalogDiff) -> String {
     section(&mut out, "flags changed", &changes, '*');
     section(&mut out, "metrics added", &d.metrics_added, '+');
     section(&mut out, "metrics removed", &d.metrics_removed, '-');
+    let changes: Vec<String> = d
+        .metrics_changed
+        .iter()
+        .map(|c| {
+            let mut parts = Vec::new();
+            if let Some((a, b)) = &c.r#type {
+                parts.push(format!("type {a} → {b}"));
+            }
+            if !c.labels_added.is_empty() {
+                parts.push(format!("labels added: {}", c.labels_added.join(", ")));
+            }
+            if !c.labels_removed.is_empty() {
+                parts.push(format!("labels removed: {}", c.labels_removed.join(", ")));
+            }
+            format!("{}: {}", c.metric, parts.join("; "))
+        })
+        .collect();
+    section(&mut out, "metrics changed", &changes, '*');
     out
 }

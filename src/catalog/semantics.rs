@@ -1,7 +1,9 @@
 //! The semantics overlay (`catalog/<engine>/semantics.toml`): what a knob is for, what
-//! it costs, its meters and rollback — written by hand, so it is checked
-//! against the catalogue: every flag and metric it names must exist in the
-//! pinned build, and its rollback lines must be values the build accepts.
+//! it costs, its meters and rollback — written by hand, so it is a hint and
+//! never a gate: what it names that a version lacks is left out for that
+//! version (by explain and verify), and [`check`] — `knobs catalog check` —
+//! lists every flag and metric it names that the build lacks and every
+//! rollback line the build refuses.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -62,8 +64,7 @@ pub struct MetricSemantics {
     pub trap: Option<String>,
 }
 
-/// An overlay that cannot be read, does not parse, or names what no
-/// catalogued version has.
+/// An overlay that cannot be read or does not parse.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum SemanticsError {
     #[error("cannot read overlay {}: {message}", path.display())]
@@ -91,41 +92,6 @@ impl Semantics {
         }
         sem.source = Some((path.to_path_buf(), text.to_string()));
         Ok(sem)
-    }
-
-    /// Refuses an overlay that describes a flag or metric no catalogued
-    /// version of the engine has (a typo would otherwise go unnoticed):
-    /// the error points at the name in the overlay.
-    pub fn check_names(&self, catalogs: &[Catalog]) -> Result<(), SemanticsError> {
-        let Some((path, text)) = &self.source else { return Ok(()) };
-        let flags = || catalogs.iter().flat_map(|c| c.flags.iter().flat_map(super::model::Flag::spellings));
-        let metrics = || catalogs.iter().flat_map(|c| c.metrics.iter().map(|m| m.name.as_str()));
-        let unknown = |name: &str, known: Vec<&str>, what: &str| {
-            let near = crate::suggest::suggest(name, known.iter().copied());
-            let mut e = FileError::new(
-                path,
-                text,
-                crate::diag::find_key(text, name),
-                format!("{} describes `{name}`, which no catalogued version has", path.display()),
-                &format!("not a {what} of any catalogued version"),
-            );
-            e.help = Some(match near {
-                Some(n) => format!("did you mean `{n}`?"),
-                None => "`knobs catalog show` lists what each version has".to_string(),
-            });
-            SemanticsError::File(Box::new(e))
-        };
-        for name in self.flag.keys() {
-            if !flags().any(|f| f == name) {
-                return Err(unknown(name, flags().collect(), "flag"));
-            }
-        }
-        for name in self.metric.keys() {
-            if !metrics().any(|m| m == name) {
-                return Err(unknown(name, metrics().collect(), "metric"));
-            }
-        }
-        Ok(())
     }
 
     /// The engine's overlay built into the binary, or an empty one.
@@ -158,6 +124,17 @@ impl Semantics {
     }
 }
 
+/// The line that says what of the overlay a version does not register:
+/// "the overlay describes `a`, `b`, which radiance v1.8.1 from R does not
+/// register"; none when it registers everything.
+pub fn unregistered_note(names: &[String], label: &str) -> Option<String> {
+    if names.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    Some(format!("the overlay describes {}, which {label} does not register", names.join(", ")))
+}
+
 /// An overlay entry the catalogue does not bear out (named apart from
 /// `verify::argv::Problem`, which is a command line the engine refuses).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -184,14 +161,19 @@ pub fn check(sem: &Semantics, catalog: &Catalog, profile: &Profile) -> Vec<Misma
     use super::query::{env_target, find_metric, judge, Verdict};
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     let mut out = Vec::new();
+    let near = |name: &str, known: &mut dyn Iterator<Item = &str>| {
+        crate::suggest::suggest(name, known).map(|n| format!(" (did you mean `{n}`?)")).unwrap_or_default()
+    };
     let flag_at = |at: String, name: &str, out: &mut Vec<Mismatch>| {
         if catalog.flag(name).is_none() {
-            out.push(Mismatch { at, message: format!("`{name}` is not a flag of {build}") });
+            let near = near(name, &mut catalog.flags.iter().flat_map(super::model::Flag::spellings));
+            out.push(Mismatch { at, message: format!("`{name}` is not a flag of {build}{near}") });
         }
     };
     let metric_at = |at: String, name: &str, out: &mut Vec<Mismatch>| {
         if find_metric(catalog, name).is_none() {
-            out.push(Mismatch { at, message: format!("`{name}` is not exported by {build}") });
+            let near = near(name, &mut catalog.metrics.iter().map(|m| m.name.as_str()));
+            out.push(Mismatch { at, message: format!("`{name}` is not exported by {build}{near}") });
         }
     };
     if !sem.engine.is_empty() && sem.engine != catalog.source.engine {

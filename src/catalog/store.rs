@@ -3,6 +3,12 @@
 //! (`<dir>/<engine>/<tag>.toml`). Both are read and merged; for the same tag
 //! a folder's catalogue wins over the embedded one, and a later folder over
 //! an earlier one. Only the engine asked for is parsed.
+//!
+//! One provenance at a time: once a catalogue of the engine has been synced,
+//! the repository it came from wins. An embedded catalogue of another
+//! repository is set aside — no default, no history, no "another version's
+//! flag" — and used only when a tag names it (the command line or `[pin]
+//! tag`); then it is marked as embedded wherever the build is named.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
@@ -38,9 +44,19 @@ pub enum StoreError {
 /// One engine's catalogues from every source, oldest first.
 #[derive(Debug, Clone)]
 pub struct Store {
+    /// The catalogues in use: every synced one, and the embedded ones of
+    /// the synced repositories (all embedded ones when nothing is synced).
     pub catalogs: Vec<Catalog>,
     /// Where they were read from, for messages.
     pub origin: String,
+    /// Embedded catalogues of another repository than the synced ones, each
+    /// beside the catalogues in use (sorted): what a command that names its
+    /// tag judges against, so that its version list holds it too.
+    aside: Vec<Vec<Catalog>>,
+    /// Tags whose catalogue (in use or set aside) is the embedded one.
+    embedded: Vec<String>,
+    /// The repositories synced catalogues came from (none: nothing synced).
+    synced_repos: Vec<String>,
 }
 
 /// Orders tags such as `v1.0.13` < `v1.8.1` < `v1.10.0` by their numbers.
@@ -99,6 +115,7 @@ impl Store {
     /// adds nothing.
     pub fn open(engine: &str, dirs: &[PathBuf]) -> Result<Store, StoreError> {
         let mut catalogs: Vec<Catalog> = Vec::new();
+        let mut synced: Vec<(String, String)> = Vec::new();
         let mut origins = vec!["the embedded catalogues".to_string()];
         if let Some(dir) = crate::embedded::CATALOGS.get_dir(engine) {
             for file in dir.files() {
@@ -144,12 +161,79 @@ impl Store {
                 // A synced catalogue replaces the same tag from earlier sources.
                 catalogs
                     .retain(|old| !(old.source.engine == c.source.engine && same_tag(&old.source.tag, &c.source.tag)));
+                synced.retain(|(tag, _)| !same_tag(tag, &c.source.tag));
+                synced.push((c.source.tag.clone(), c.source.repo.clone()));
                 catalogs.push(c);
             }
         }
         catalogs.retain(|c| c.source.engine == engine);
         catalogs.sort_by(|a, b| compare_tags(&a.source.tag, &b.source.tag));
-        Ok(Store { catalogs, origin: origins.join(" and ") })
+        let is_synced = |c: &Catalog| synced.iter().any(|(tag, _)| *tag == c.source.tag);
+        let embedded: Vec<String> = catalogs.iter().filter(|c| !is_synced(c)).map(|c| c.source.tag.clone()).collect();
+        let mut synced_repos: Vec<String> = synced.into_iter().map(|(_, repo)| repo).collect();
+        synced_repos.sort();
+        synced_repos.dedup();
+        // Embedded catalogues of a repository nothing was synced from are set aside.
+        let (foreign, catalogs): (Vec<Catalog>, Vec<Catalog>) = catalogs.into_iter().partition(|c| {
+            !synced_repos.is_empty() && embedded.contains(&c.source.tag) && !synced_repos.contains(&c.source.repo)
+        });
+        let aside = foreign
+            .into_iter()
+            .map(|c| {
+                let mut with = catalogs.clone();
+                with.push(c);
+                with.sort_by(|a, b| compare_tags(&a.source.tag, &b.source.tag));
+                with
+            })
+            .collect();
+        Ok(Store { catalogs, origin: origins.join(" and "), aside, embedded, synced_repos })
+    }
+
+    /// The versions a command judging against `pinned` reads beside it: the
+    /// catalogues in use, with `pinned` among them when it was set aside.
+    pub fn all(&self, pinned: &Catalog) -> &[Catalog] {
+        self.aside
+            .iter()
+            .find(|with| with.iter().any(|c| std::ptr::eq(c, pinned)))
+            .map_or(self.catalogs.as_slice(), Vec::as_slice)
+    }
+
+    /// True when `c` is a catalogue embedded in knobs (not synced).
+    pub fn is_embedded(&self, c: &Catalog) -> bool {
+        // A synced catalogue replaces the embedded one of its tag, so the tag says.
+        self.embedded.contains(&c.source.tag)
+    }
+
+    /// True when `c` is an embedded catalogue of another repository than
+    /// the synced ones: set aside, used only because a tag named it.
+    pub fn is_foreign(&self, c: &Catalog) -> bool {
+        !self.synced_repos.is_empty() && self.is_embedded(c) && !self.synced_repos.contains(&c.source.repo)
+    }
+
+    /// The build with where it came from, as a sentence names it:
+    /// `radiance v1.8.1 from R`, or `radiance v1.0.13 embedded in knobs
+    /// (from fixtures/radiance.git)`.
+    pub fn label(&self, c: &Catalog) -> String {
+        let s = &c.source;
+        if self.is_embedded(c) {
+            format!("{} {} embedded in knobs (from {})", s.engine, s.tag, s.repo)
+        } else {
+            format!("{} {} from {}", s.engine, s.tag, s.repo)
+        }
+    }
+
+    /// For a catalogue set aside, the sentence that marks it; else none.
+    pub fn mark(&self, c: &Catalog) -> Option<String> {
+        self.is_foreign(c).then(|| {
+            format!(
+                "{} {} is the catalogue embedded in knobs (from {}), not one synced from {}: run `knobs sync --tag {}` to catalogue it from there",
+                c.source.engine,
+                c.source.tag,
+                c.source.repo,
+                self.synced_repos.join(", "),
+                c.source.tag
+            )
+        })
     }
 
     /// The engines with embedded catalogues.
@@ -181,13 +265,21 @@ impl Store {
         self.catalogs.iter().map(|c| c.source.tag.clone()).collect()
     }
 
-    /// The catalogue at a tag (`v1.8.1` or `1.8.1`).
+    /// The catalogue at a tag (`v1.8.1` or `1.8.1`): one in use, else one
+    /// set aside (a tag names it).
     pub fn get(&self, engine: &str, tag: &str) -> Result<&Catalog, StoreError> {
-        self.catalogs.iter().find(|c| same_tag(&c.source.tag, tag)).ok_or_else(|| StoreError::UnknownTag {
-            engine: engine.into(),
-            tag: tag.into(),
-            known: self.tags(),
-        })
+        let named = |c: &&Catalog| same_tag(&c.source.tag, tag);
+        self.catalogs
+            .iter()
+            .find(named)
+            .or_else(|| self.aside.iter().flatten().filter(|c| self.is_foreign(c)).find(named))
+            .ok_or_else(|| {
+                let mut known = self.tags();
+                known.extend(self.aside.iter().flatten().filter(|c| self.is_foreign(c)).map(|c| c.source.tag.clone()));
+                known.sort_by(|a, b| compare_tags(a, b));
+                known.dedup();
+                StoreError::UnknownTag { engine: engine.into(), tag: tag.into(), known }
+            })
     }
 
     /// The newest catalogue.
@@ -234,5 +326,30 @@ mod tests {
         assert_eq!(store.tags(), ["v1.0.13", "v1.8.1", "v1.9.0"]);
         assert!(store.get("radiance", "v1.8.1").expect("synced").flag("--port").is_none(), "the folder's v1.8.1 wins");
         assert!(Store::open("radiance", &[tmp.path().join("missing")]).is_ok());
+    }
+
+    #[test]
+    fn embedded_catalogues_of_another_repository_are_set_aside() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("radiance");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let mut c = Store::embedded("radiance").expect("embedded").get("radiance", "v1.8.1").expect("v1.8.1").clone();
+        c.source.repo = "git@host:team/radiance".into();
+        std::fs::write(dir.join("v1.8.1.toml"), c.to_toml().expect("toml")).expect("write");
+        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
+        // Only the synced one is in use; the embedded 1.0.13 is named by its tag.
+        assert_eq!(store.tags(), ["v1.8.1"]);
+        let old = store.get("radiance", "v1.0.13").expect("named");
+        assert!(store.is_foreign(old) && !store.is_foreign(store.newest("radiance").expect("newest")));
+        let tags: Vec<&str> = store.all(old).iter().map(|c| c.source.tag.as_str()).collect();
+        assert_eq!(tags, ["v1.0.13", "v1.8.1"]);
+        assert_eq!(store.all(store.newest("radiance").expect("newest")).len(), 1);
+        assert!(store.mark(old).is_some_and(|m| m.contains("not one synced from git@host:team/radiance")));
+        // Synced from the embedded catalogues' own repository: nothing is set aside.
+        c.source.repo = "fixtures/radiance.git".into();
+        std::fs::write(dir.join("v1.8.1.toml"), c.to_toml().expect("toml")).expect("write");
+        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
+        assert_eq!(store.tags(), ["v1.0.13", "v1.8.1"]);
+        assert!(store.mark(store.get("radiance", "v1.0.13").expect("v1.0.13")).is_none());
     }
 }

@@ -11,8 +11,14 @@ pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let name = cfg.engine_name(None);
     let catalog = e.catalog(name, args.version.as_deref(), cfg)?;
-    let project = explain::project::discover(cfg, &e.profile, catalog, &e.store.catalogs, &io.cwd);
-    let topic = explain::explain(&args.subject, catalog, &e.store.catalogs, &e.semantics, &e.profile, &project)?;
+    let all = e.all(catalog);
+    let project = explain::project::discover(cfg, &e.profile, catalog, all, &io.cwd);
+    let build = explain::Build {
+        name: format!("{} {}", catalog.source.engine, catalog.source.tag),
+        label: e.store.label(catalog),
+        mark: e.store.mark(catalog),
+    };
+    let topic = explain::explain(&args.subject, catalog, all, &e.semantics, &e.profile, &project, &build)?;
     let text = match args.format {
         ExplainFormat::Human => explain::human(&topic),
         ExplainFormat::Markdown => explain::markdown(&topic),

@@ -32,6 +32,9 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     };
     let mut merged = Report::default();
     let mut builds: Vec<String> = Vec::new();
+    // The same, as the summary names them (an embedded catalogue used beside
+    // synced ones of another repository is marked).
+    let mut shown: Vec<String> = Vec::new();
     let mut fail_on = Severity::Warning;
     let mut fixed = 0usize;
     // The files named on the command line: one that cannot be read at all
@@ -44,7 +47,10 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         let cfg = &group.cfg;
         let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
         let catalog = engine.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
-        let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, &engine.store.catalogs)?;
+        let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, engine.all(catalog))?;
+        if let Some(mark) = engine.store.mark(catalog).filter(|_| io.verbosity > 0) {
+            writeln!(io.err, "note: {mark}").map_err(super::OutputError)?;
+        }
         // Findings the baseline records are left out before anything else
         // (`--fix` too leaves them as they are).
         let baseline = baseline_of(args, cfg, io)?;
@@ -80,6 +86,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
         if !builds.contains(&build) {
             builds.push(build);
+            shown.push(engine.build(catalog));
         }
         fail_on = fail_on.max(settings.fail_on);
         merged.absorb(report);
@@ -105,7 +112,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         report::statistics(&report)
     } else {
         let color = args.format == Format::Human && io.color;
-        let build = builds.join("; ");
+        let build = shown.join("; ");
         report::render(&report, args.format, &report::Context { build: &build, color, summary: io.verbosity >= 0 })
     };
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;

@@ -96,6 +96,20 @@ impl Engine {
             Err(e) => Err(e.into()),
         }
     }
+
+    /// The versions read beside `pinned` (history, another version's flag,
+    /// the shape's comparison): the catalogues in use, and `pinned`.
+    pub fn all(&self, pinned: &Catalog) -> &[Catalog] {
+        self.store.all(pinned)
+    }
+
+    /// The build as a summary names it: `radiance v1.8.1`, or `embedded
+    /// radiance v1.0.13` for an embedded catalogue used beside catalogues
+    /// synced from another repository (the tag stays the last word).
+    pub fn build(&self, c: &Catalog) -> String {
+        let embedded = if self.store.is_foreign(c) { "embedded " } else { "" };
+        format!("{embedded}{} {}", c.source.engine, c.source.tag)
+    }
 }
 
 /// Loads the engine the configuration (and `--engine`) names.
@@ -103,7 +117,8 @@ pub fn engine(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> miette::Re
     let name = cfg.engine_name(None);
     let dirs = catalog_dirs(cfg, extra, io);
     let store = Store::open(name, &dirs)?;
+    // The overlay is a hint, never a gate: what it names that a version
+    // lacks is left out for that version (`knobs catalog check` lists it).
     let semantics = Semantics::open(name, &dirs)?;
-    semantics.check_names(&store.catalogs)?;
     Ok(Engine { profile: cfg.profile(name), store, semantics })
 }

@@ -84,5 +84,16 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         }
     )
     .map_err(super::OutputError)?;
+    // A tag knobs embeds a catalogue of: what the source says that the
+    // embedded one (a reconstruction) did not.
+    let embedded = crate::catalog::store::Store::embedded(&engine)?;
+    if let Ok(before) = embedded.get(&engine, &tag) {
+        let d = crate::catalog::diff::diff(before, &catalog);
+        if !d.is_empty() {
+            let text = crate::catalog::render::embedded_lead(&catalog) + &crate::catalog::render::diff_human(&d);
+            writeln!(io.out, "\n{text}\n(`knobs catalog diff --embedded {tag}` shows this again.)")
+                .map_err(super::OutputError)?;
+        }
+    }
     Ok(Outcome::Clean)
 }

@@ -28,16 +28,18 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
     let engine = cfg.engine_name(None);
     let catalog = e.catalog(engine, args.version.as_deref(), cfg)?;
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
+    let all = e.all(catalog);
+    let label = e.store.label(catalog);
 
     // Knob names first: a typo is the user's to fix before anything is read.
     let project = if args.knob.iter().any(|k| k.chars().any(|c| c.is_ascii_uppercase())) {
-        explain::project::discover(cfg, &e.profile, catalog, &e.store.catalogs, &io.cwd)
+        explain::project::discover(cfg, &e.profile, catalog, all, &io.cwd)
     } else {
         explain::Project::default()
     };
     let mut named = Vec::new();
     for k in &args.knob {
-        match explain::resolve_flag(k, catalog, &e.store.catalogs, &e.profile, &project) {
+        match explain::resolve_flag(k, catalog, all, &e.profile, &project) {
             Some((f, from)) => {
                 // A flag only another catalogued version has.
                 let elsewhere = (!std::ptr::eq(from, catalog)).then(|| from.source.tag.clone());
@@ -75,9 +77,9 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
         None => None,
     };
 
-    let judge = ArgvJudge::new(&e.profile, catalog, &e.store.catalogs, engine_commands(cfg));
+    let judge = ArgvJudge::new(&e.profile, catalog, all, engine_commands(cfg));
     let argv = argv::judge(&cmd, &judge, catalog, &e.semantics);
-    let shape = shape::compare(&after_e, catalog, &e.store.catalogs, &e.profile);
+    let shape = shape::compare(&after_e, catalog, all, &e.profile);
     let mut knobs = Vec::new();
     for (flag, elsewhere) in named {
         if let Some(tag) = elsewhere {
@@ -88,14 +90,23 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
                 default: None,
                 meters: Vec::new(),
                 why: format!("`{flag}` is not a flag of {build} (it is one of {} {tag})", catalog.source.engine),
+                left_out: None,
             });
             continue;
         }
         let meters = e.semantics.flag.get(&flag).map(|s| s.meters.clone()).unwrap_or_default();
-        knobs.push(meters::judge(&flag, &meters, &argv, &after_e, before.as_ref().map(|(b, _)| b), catalog));
+        let scrapes = meters::Scrapes { after: &after_e, before: before.as_ref().map(|(b, _)| b) };
+        knobs.push(meters::judge(&flag, &meters, &argv, scrapes, catalog, &label));
     }
-    let v =
-        Verification { build, argv, metrics_from: after.from, before_from: before.map(|(_, from)| from), shape, knobs };
+    let v = Verification {
+        build,
+        provenance: e.store.mark(catalog),
+        argv,
+        metrics_from: after.from,
+        before_from: before.map(|(_, from)| from),
+        shape,
+        knobs,
+    };
     let text = match args.format {
         VerifyFormat::Human if io.verbosity < 0 => render::verdict(&v),
         VerifyFormat::Human => render::human(&v),

@@ -12,13 +12,13 @@ use crate::catalog::model::short_commit;
 use crate::catalog::model::{Catalog, Flag};
 use crate::catalog::profile::Profile;
 use crate::catalog::query::{env_key_for, env_target, find_metric};
-use crate::catalog::semantics::{FlagSemantics, Semantics};
+use crate::catalog::semantics::{unregistered_note, FlagSemantics, Semantics};
 
-/// A meter the overlay names for a flag, and whether the build exports it.
+/// A meter the overlay names for a flag that the build exports (one it
+/// does not is left out, in [`FlagExplain::unregistered`]).
 #[derive(Debug, Serialize)]
 pub struct Meter {
     pub name: String,
-    pub present: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
 }
@@ -27,6 +27,10 @@ pub struct Meter {
 #[derive(Debug, Serialize)]
 pub struct FlagExplain {
     pub build: String,
+    /// Set when the build is an embedded catalogue used beside catalogues
+    /// synced from another repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
     pub commit: String,
     /// False when the pinned build lacks the flag (it is explained from the
     /// newest version that has it).
@@ -45,6 +49,13 @@ pub struct FlagExplain {
     pub read_by: Vec<(String, String)>,
     /// Words the overlay's text was filtered of, because this version lacks them.
     pub omitted: Vec<String>,
+    /// Meters and related flags the overlay names that this version does
+    /// not register: left out of `meters` and the related list.
+    pub unregistered: Vec<String>,
+    /// The one line that says so: "the overlay describes `…`, which
+    /// radiance v1.8.1 from R does not register".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unregistered_note: Option<String>,
     pub semantics: Option<FlagSemantics>,
     pub meters: Vec<Meter>,
     pub history: Vec<Version>,
@@ -99,7 +110,7 @@ pub(super) fn explain_flag(
     all: &[Catalog],
     sem: &Semantics,
     profile: &Profile,
-    build: &str,
+    build: &super::Build,
 ) -> FlagExplain {
     let mut semantics = sem.flag.get(&flag.name).cloned();
     // The overlay is written for the newest build: what it says of members,
@@ -125,16 +136,25 @@ pub(super) fn explain_flag(
             }
         }
     }
-    let meters = semantics
-        .iter()
-        .flat_map(|s| s.meters.iter())
-        .map(|m| {
-            let found = find_metric(pinned, m);
-            Meter { name: m.clone(), present: found.is_some(), r#type: found.map(|f| f.kind.as_str().to_string()) }
-        })
-        .collect();
+    // A meter or a related flag the version does not register is left out.
+    let mut unregistered: Vec<String> = Vec::new();
+    let mut meters = Vec::new();
+    if let Some(s) = semantics.as_mut() {
+        for m in &s.meters {
+            match find_metric(pinned, m) {
+                Some(found) => meters.push(Meter { name: m.clone(), r#type: Some(found.kind.as_str().to_string()) }),
+                None => unregistered.push(m.clone()),
+            }
+        }
+        let (kept, gone): (Vec<String>, Vec<String>) = s.related.drain(..).partition(|r| pinned.flag(r).is_some());
+        s.related = kept;
+        unregistered.extend(gone);
+    }
     FlagExplain {
-        build: build.to_string(),
+        build: build.name.clone(),
+        provenance: build.mark.clone(),
+        unregistered_note: unregistered_note(&unregistered, &build.label),
+        unregistered,
         commit: pinned.source.commit.clone(),
         in_pinned: std::ptr::eq(from, pinned),
         members_at: flag.members_from.as_ref().map(|m| at(&m.location, from)),

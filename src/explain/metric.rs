@@ -15,6 +15,10 @@ use crate::catalog::semantics::{MetricSemantics, Semantics};
 #[derive(Debug, Serialize)]
 pub struct MetricExplain {
     pub build: String,
+    /// Set when the build is an embedded catalogue used beside catalogues
+    /// synced from another repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
     pub in_pinned: bool,
     pub metric: Metric,
     pub semantics: Option<MetricSemantics>,
@@ -32,10 +36,10 @@ pub(super) fn explain_metric(
     all: &[Catalog],
     sem: &Semantics,
     profile: &Profile,
-    build: &str,
+    build: &super::Build,
 ) -> Result<MetricExplain, Unknown> {
     let found = find_metric(pinned, name).or_else(|| all.iter().rev().find_map(|c| find_metric(c, name)));
-    let Some(metric) = found else { return Err(unknown(name, pinned, profile, build)) };
+    let Some(metric) = found else { return Err(unknown(name, pinned, profile, &build.name)) };
     let versions = all
         .iter()
         .map(|c| {
@@ -44,7 +48,8 @@ pub(super) fn explain_metric(
         })
         .collect();
     Ok(MetricExplain {
-        build: build.to_string(),
+        build: build.name.clone(),
+        provenance: build.mark.clone(),
         in_pinned: find_metric(pinned, name).is_some(),
         semantics: sem.metric.get(&metric.name).cloned(),
         metered_for: sem.metered_by(&metric.name).into_iter().map(str::to_string).collect(),

@@ -33,6 +33,17 @@ use crate::catalog::semantics::Semantics;
 use crate::lint::rules::{self, Rule};
 use unknown::unknown;
 
+/// The build a topic is explained for: `radiance v1.8.1`; the same with
+/// where it came from (`radiance v1.8.1 from R`), which the notes about the
+/// overlay name; and, for an embedded catalogue used beside catalogues
+/// synced from another repository, the sentence that marks it.
+#[derive(Debug, Clone, Default)]
+pub struct Build {
+    pub name: String,
+    pub label: String,
+    pub mark: Option<String>,
+}
+
 /// What a subject resolved to.
 pub enum Topic {
     Flag(Box<FlagExplain>),
@@ -49,13 +60,13 @@ pub fn explain(
     sem: &Semantics,
     profile: &Profile,
     project: &Project,
+    build: &Build,
 ) -> Result<Topic, Unknown> {
-    let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     if let Some(rule) = rules::find(subject) {
         return Ok(Topic::Rule(rule));
     }
     if profile.is_metric_name(subject) {
-        return metric::explain_metric(subject, catalog, all, sem, profile, &build).map(|m| Topic::Metric(Box::new(m)));
+        return metric::explain_metric(subject, catalog, all, sem, profile, build).map(|m| Topic::Metric(Box::new(m)));
     }
     // A metric written without its prefix (`engine_steps_held_total`).
     let prefixed = profile
@@ -65,15 +76,15 @@ pub fn explain(
         .map(|p| format!("{p}{subject}"))
         .find(|name| find_metric(catalog, name).is_some() || all.iter().any(|c| find_metric(c, name).is_some()));
     if let Some(name) = prefixed {
-        return metric::explain_metric(&name, catalog, all, sem, profile, &build).map(|m| Topic::Metric(Box::new(m)));
+        return metric::explain_metric(&name, catalog, all, sem, profile, build).map(|m| Topic::Metric(Box::new(m)));
     }
     match resolve_flag(subject, catalog, all, profile, project) {
         Some((flag, from)) => {
-            let mut e = flag::explain_flag(flag, from, catalog, all, sem, profile, &build);
+            let mut e = flag::explain_flag(flag, from, catalog, all, sem, profile, build);
             // The rollback names the key the project's scripts really read.
             flag::read_by(&mut e, project);
             Ok(Topic::Flag(Box::new(e)))
         }
-        None => Err(unknown(subject, catalog, profile, &build)),
+        None => Err(unknown(subject, catalog, profile, &build.name)),
     }
 }

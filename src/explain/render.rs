@@ -26,6 +26,12 @@ fn wrap(text: &str, indent: &str) -> String {
     out
 }
 
+/// A sentence with its first letter in capitals.
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
 fn field(out: &mut String, key: &str, value: &str) {
     if value.is_empty() {
         return;
@@ -47,6 +53,9 @@ pub fn human(t: &Topic) -> String {
             let role = e.semantics.as_ref().map(|s| format!(" — {}", s.role)).unwrap_or_default();
             let _ = writeln!(out, "{}{role}", f.name);
             let _ = writeln!(out, "{} ({})", e.build, short_commit(&e.commit));
+            if let Some(p) = &e.provenance {
+                let _ = writeln!(out, "note: {p}");
+            }
             if !e.in_pinned {
                 let _ = writeln!(out, "not in {}: shown as the newest catalogued version that has it", e.build);
             }
@@ -104,9 +113,8 @@ pub fn human(t: &Topic) -> String {
                 if !e.meters.is_empty() {
                     let _ = writeln!(out, "\nMeters (must move once armed)");
                     for m in &e.meters {
-                        let state = if m.present { "present" } else { "ABSENT " };
                         let ty = m.r#type.as_deref().map(|t| format!(" ({t})")).unwrap_or_default();
-                        let _ = writeln!(out, "  {state}  {}{ty}", m.name);
+                        let _ = writeln!(out, "  present  {}{ty}", m.name);
                     }
                 }
                 if !sem.related.is_empty() {
@@ -122,6 +130,9 @@ pub fn human(t: &Topic) -> String {
                     let names = e.omitted.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ");
                     let _ = writeln!(out, "\n(The overlay says more of {names}, which {} lacks.)", e.build);
                 }
+                if let Some(n) = &e.unregistered_note {
+                    let _ = writeln!(out, "\n({}: left out.)", capital(n));
+                }
             }
             let _ = writeln!(out, "\nHistory");
             for v in &e.history {
@@ -132,6 +143,9 @@ pub fn human(t: &Topic) -> String {
             let m = &e.metric;
             let _ = writeln!(out, "{} — {}", m.name, m.kind.as_str());
             let _ = writeln!(out, "{}", e.build);
+            if let Some(p) = &e.provenance {
+                let _ = writeln!(out, "note: {p}");
+            }
             if !e.in_pinned {
                 let _ = writeln!(out, "not exported by {}", e.build);
             }
@@ -177,6 +191,9 @@ pub fn markdown(t: &Topic) -> String {
                 let _ = writeln!(out, "*{}*\n", sem.role);
             }
             let _ = writeln!(out, "- build: {} (`{}`)", e.build, short_commit(&e.commit));
+            if let Some(p) = &e.provenance {
+                let _ = writeln!(out, "- note: {p}");
+            }
             if !f.metavar.is_empty() {
                 let _ = writeln!(out, "- value: `{}` ({})", f.metavar, f.kind.as_str());
             } else {
@@ -206,13 +223,11 @@ pub fn markdown(t: &Topic) -> String {
                 if !e.meters.is_empty() {
                     let _ = writeln!(out, "\n## Meters\n");
                     for m in &e.meters {
-                        let _ = writeln!(
-                            out,
-                            "- `{}` ({})",
-                            m.name,
-                            if m.present { "present" } else { "absent in this build" }
-                        );
+                        let _ = writeln!(out, "- `{}` (present)", m.name);
                     }
+                }
+                if let Some(n) = &e.unregistered_note {
+                    let _ = writeln!(out, "\n*{}: left out.*", capital(n));
                 }
                 if let Some(r) = &sem.rollback {
                     let _ = writeln!(out, "\n## Rollback\n\n```sh\n{r}\n```");

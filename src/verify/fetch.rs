@@ -1,5 +1,8 @@
-//! Reading a scrape: an HTTP GET of a `/metrics` URL with a bounded
-//! timeout, or a file saved from one. ureq lives here and nowhere else.
+//! Reading a scrape: an HTTP or HTTPS GET of a `/metrics` URL with a
+//! bounded timeout, or a file saved from one. ureq lives here and nowhere
+//! else. HTTPS is rustls checking the server's certificate against the
+//! system's roots (the platform verifier; `SSL_CERT_FILE` names another
+//! bundle); the check is never skipped.
 
 use std::path::Path;
 use std::time::Duration;
@@ -24,7 +27,7 @@ pub fn is_url(spec: &str) -> bool {
     spec.contains("://")
 }
 
-/// Reads `spec`: a URL over HTTP, else a file relative to `cwd`.
+/// Reads `spec`: a URL over HTTP or HTTPS, else a file relative to `cwd`.
 pub fn read(spec: &str, cwd: &Path, timeout: Duration) -> Result<Scrape, VerifyError> {
     if is_url(spec) {
         return get(spec, timeout).map(|text| Scrape { text, from: spec.to_string(), is_file: false });
@@ -61,14 +64,6 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
             help: None,
         });
     }
-    // Built without TLS: say so before trying to connect anywhere.
-    if scheme.eq_ignore_ascii_case("https") {
-        return Err(VerifyError::Fetch {
-            url: url.to_string(),
-            message: "knobs is built without TLS, so it cannot read https".into(),
-            help: Some("scrape over plain http on the engine's own host, or save the scrape and pass the file".into()),
-        });
-    }
     // A port out of range would otherwise read as "nothing listens there".
     if let Some(port) = port_of(url) {
         if !port.is_empty() && port.parse::<u16>().map_or(true, |p| p == 0) {
@@ -81,7 +76,9 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
     }
     // Redirects are not followed: a scrape that lands elsewhere would be
     // judged as this endpoint's.
+    let tls = ureq::tls::TlsConfig::builder().root_certs(ureq::tls::RootCerts::PlatformVerifier).build();
     let agent: ureq::Agent = ureq::Agent::config_builder()
+        .tls_config(tls)
         .timeout_global(Some(timeout))
         .http_status_as_error(false)
         .max_redirects(0)
@@ -102,11 +99,11 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
             message: "connection refused: nothing listens there".into(),
             help: Some("is the engine up, and is this its metrics port?".into()),
         },
-        ureq::Error::TlsRequired | ureq::Error::Tls(_) => VerifyError::Fetch {
-            url: url.to_string(),
-            message: "knobs is built without TLS, so it cannot read https".into(),
-            help: Some("scrape over plain http on the engine's own host, or save the scrape and pass the file".into()),
-        },
+        ureq::Error::Rustls(ref e) => tls_failed(url, &e.to_string()),
+        ureq::Error::Io(ref io) if io.get_ref().is_some_and(|inner| is_certificate(&inner.to_string())) => {
+            tls_failed(url, &io.get_ref().map(ToString::to_string).unwrap_or_default())
+        }
+        ureq::Error::Tls(message) => tls_failed(url, message),
         other => VerifyError::Fetch { url: url.to_string(), message: other.to_string(), help: None },
     };
     let mut response = agent.get(url).call().map_err(fail)?;
@@ -128,6 +125,27 @@ fn get(url: &str, timeout: Duration) -> Result<String, VerifyError> {
         });
     }
     response.body_mut().with_config().limit(MAX_BODY).read_to_string().map_err(fail)
+}
+
+/// True when a TLS failure is about the server's certificate.
+fn is_certificate(message: &str) -> bool {
+    message.contains("certificate")
+}
+
+/// A TLS handshake that failed: a certificate the system's roots do not
+/// vouch for is said so, with what to do (never: skip the check).
+fn tls_failed(url: &str, detail: &str) -> VerifyError {
+    if is_certificate(detail) {
+        VerifyError::Fetch {
+            url: url.to_string(),
+            message: format!("the server's TLS certificate is not trusted ({detail})"),
+            help: Some(
+                "knobs checks https certificates against the system's roots: add the issuing CA to them (or name a bundle with SSL_CERT_FILE), or scrape over http on the engine's own host".into(),
+            ),
+        }
+    } else {
+        VerifyError::Fetch { url: url.to_string(), message: format!("the TLS handshake failed: {detail}"), help: None }
+    }
 }
 
 #[cfg(test)]

@@ -68,6 +68,18 @@ pub struct KnobVerdict {
     pub meters: Vec<Reading>,
     /// One sentence: why this status.
     pub why: String,
+    /// Meters the overlay records that the build does not register: left
+    /// out, and said to be ("the overlay describes `…`, which radiance
+    /// v1.8.1 from R does not register").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<String>,
+}
+
+/// The scrape a knob is judged on, and the one from before it, if given.
+#[derive(Clone, Copy)]
+pub struct Scrapes<'a> {
+    pub after: &'a Exposition,
+    pub before: Option<&'a Exposition>,
 }
 
 /// The sum of a metric's series in a scrape: its samples by name (a counter
@@ -85,17 +97,24 @@ fn read(e: &Exposition, catalog: &Catalog, metric: &str) -> (Option<f64>, usize)
     (Some(values.iter().sum()), values.len())
 }
 
-/// Judges one knob: argv first (absent or invalid says all), then its meters.
+/// Judges one knob: argv first (absent or invalid says all), then its
+/// meters — those of the overlay's that the build registers; the others are
+/// left out, with a note naming `label` (`radiance v1.8.1 from R`).
 pub fn judge(
     flag: &str,
     meters: &[String],
     argv: &ArgvReport,
-    after: &Exposition,
-    before: Option<&Exposition>,
+    scrapes: Scrapes<'_>,
     catalog: &Catalog,
+    label: &str,
 ) -> KnobVerdict {
+    let Scrapes { after, before } = scrapes;
+    let (meters, unregistered): (Vec<&String>, Vec<&String>) =
+        meters.iter().partition(|m| crate::catalog::query::find_metric(catalog, m).is_some());
+    let unregistered: Vec<String> = unregistered.into_iter().cloned().collect();
+    let left_out = crate::catalog::semantics::unregistered_note(&unregistered, label);
     let readings: Vec<Reading> = meters
-        .iter()
+        .into_iter()
         .map(|m| {
             let (value, series) = read(after, catalog, m);
             let earlier = before.and_then(|b| read(b, catalog, m).0);
@@ -106,7 +125,7 @@ pub fn judge(
                 (Some(v), None) => v > 0.0,
                 (None, _) => false,
             };
-            Reading { metric: m.clone(), value, before: earlier, series, engaged }
+            Reading { metric: m.to_string(), value, before: earlier, series, engaged }
         })
         .collect();
     let mut v = KnobVerdict {
@@ -116,6 +135,7 @@ pub fn judge(
         default: None,
         meters: readings,
         why: String::new(),
+        left_out,
     };
     let Some(given) = argv.find(flag) else {
         let unset = argv.unset.iter().find(|u| u.flag == flag);
@@ -153,9 +173,15 @@ pub fn judge(
     }
     if v.meters.is_empty() {
         v.status = Status::Unproven;
-        v.why = format!(
-            "`{flag}` is in argv{shown}, but the overlay records no meter for it: /metrics cannot prove it engaged"
-        );
+        v.why = if v.left_out.is_some() {
+            format!(
+                "`{flag}` is in argv{shown}, but {label} registers none of the meters the overlay records for it: /metrics cannot prove it engaged"
+            )
+        } else {
+            format!(
+                "`{flag}` is in argv{shown}, but the overlay records no meter for it: /metrics cannot prove it engaged"
+            )
+        };
         return v;
     }
     let moved = before.is_some();

@@ -77,6 +77,10 @@ pub fn parse_scrape(scrape: &fetch::Scrape) -> Result<exposition::Exposition, Ve
 pub struct Verification {
     /// `radiance v1.8.1`
     pub build: String,
+    /// Set when the build is an embedded catalogue used beside catalogues
+    /// synced from another repository.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<String>,
     pub argv: argv::ArgvReport,
     pub metrics_from: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,7 +107,7 @@ impl Verification {
                 self.build,
                 self.shape.missing.len(),
                 self.shape.extra.len(),
-                self.shape.looks_like
+                self.shape.looks_like.as_deref().unwrap_or("no catalogued version")
             ));
         }
         out

@@ -11,6 +11,9 @@ pub fn human(v: &Verification) -> String {
     let mut s = String::new();
     let before = v.before_from.as_deref().map(|b| format!(" (before: {b})")).unwrap_or_default();
     let _ = writeln!(s, "{}: argv from {}, metrics from {}{before}", v.build, v.argv.from, v.metrics_from);
+    if let Some(p) = &v.provenance {
+        let _ = writeln!(s, "note: {p}");
+    }
     match v.argv.program.as_str() {
         "" => s.push_str("\nargv\n"),
         program => {
@@ -47,16 +50,12 @@ pub fn human(v: &Verification) -> String {
     }
     let sh = &v.shape;
     let _ = writeln!(s, "\nmetric shape");
-    let pinned = if sh.looks_like == sh.pinned {
-        " (the pinned build)".to_string()
-    } else {
-        format!(", not the pinned {}", sh.pinned)
+    let looks = match sh.looks_like.as_deref() {
+        Some(t) if t == sh.pinned => format!("looks like {t} (the pinned build)"),
+        Some(t) => format!("looks like {t}, not the pinned {}", sh.pinned),
+        None => "looks like no catalogued version: each lacks a name it exports".to_string(),
     };
-    let _ = writeln!(
-        s,
-        "  looks like {}{pinned}: {} of {} catalogued names exported",
-        sh.looks_like, sh.exported, sh.catalogued
-    );
+    let _ = writeln!(s, "  {looks}: {} of {} catalogued names exported", sh.exported, sh.catalogued);
     for m in &sh.missing {
         let _ = writeln!(s, "  missing (the build exports it): {m}");
     }
@@ -77,6 +76,9 @@ pub fn human(v: &Verification) -> String {
     for k in &v.knobs {
         let _ = writeln!(s, "  {:<width$}  {}", k.flag, k.status.as_str());
         let _ = writeln!(s, "    {}", k.why);
+        if let Some(n) = &k.left_out {
+            let _ = writeln!(s, "    note: {n}: left out");
+        }
         for r in &k.meters {
             let value = r.value.map_or("absent".to_string(), num);
             let before = r.before.map(|b| format!(" (before: {})", num(b))).unwrap_or_default();

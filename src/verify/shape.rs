@@ -31,8 +31,11 @@ pub struct Shape {
     pub extra: Vec<String>,
     /// Names outside the engine's prefixes (a client library's own).
     pub foreign: usize,
-    /// The catalogued version whose metric set the scrape fits best.
-    pub looks_like: String,
+    /// The catalogued version the scrape fits best: of those that register
+    /// every name it exports (a build cannot export a name it does not
+    /// register), the one with the fewest names missing; none when every
+    /// version lacks one of its names.
+    pub looks_like: Option<String>,
     /// True when the scrape fits the pinned build: nothing it must export
     /// is missing, and nothing it exports is unknown to it.
     pub matches: bool,
@@ -70,14 +73,24 @@ fn split<'a>(exported: &'a BTreeSet<String>, catalog: &Catalog) -> (BTreeSet<Str
     (known, unknown)
 }
 
+/// How far a scrape is from a version: `None` when the version lacks a
+/// name the scrape exports (ruled out), else the names it registers that the
+/// scrape lacks — unlabelled families first, labelled ones (no series until
+/// their first observation: weak evidence) only to break a tie.
+fn distance(names: &BTreeSet<String>, c: &Catalog) -> Option<(usize, usize)> {
+    let (known, unknown) = split(names, c);
+    if !unknown.is_empty() {
+        return None;
+    }
+    let absent = c.metrics.iter().filter(|m| !known.contains(&m.name));
+    let (labelled, plain): (Vec<_>, Vec<_>) = absent.partition(|m| !m.labels.is_empty());
+    Some((plain.len(), labelled.len()))
+}
+
 /// Compares a scrape with the pinned catalogue, and finds the catalogued
 /// version it fits best (the pinned one on a tie).
 pub fn compare(e: &Exposition, pinned: &Catalog, all: &[Catalog], profile: &Profile) -> Shape {
     let (names, foreign) = exported(e, profile);
-    let distance = |c: &Catalog| {
-        let (known, unknown) = split(&names, c);
-        (c.metrics.len() - known.len()) + unknown.len()
-    };
     let (known, unknown) = split(&names, pinned);
     let mut missing = Vec::new();
     let mut unobserved = Vec::new();
@@ -88,11 +101,18 @@ pub fn compare(e: &Exposition, pinned: &Catalog, all: &[Catalog], profile: &Prof
             unobserved.push(m.name.clone());
         }
     }
-    let mut best = (distance(pinned), pinned.source.tag.clone());
+    // Missing labelled families only break a tie between other versions:
+    // they never outweigh the pinned build.
+    let mut best = distance(&names, pinned).map(|d| (d, pinned.source.tag.clone()));
     for c in all.iter().filter(|c| c.source.tag != pinned.source.tag) {
-        let d = distance(c);
-        if d < best.0 {
-            best = (d, c.source.tag.clone());
+        let Some(d) = distance(&names, c) else { continue };
+        let better = match &best {
+            None => true,
+            Some((b, tag)) if *tag == pinned.source.tag => d.0 < b.0,
+            Some((b, _)) => d < *b,
+        };
+        if better {
+            best = Some((d, c.source.tag.clone()));
         }
     }
     let extra: Vec<String> = unknown.into_iter().map(str::to_string).collect();
@@ -105,6 +125,77 @@ pub fn compare(e: &Exposition, pinned: &Catalog, all: &[Catalog], profile: &Prof
         unobserved,
         extra,
         foreign,
-        looks_like: best.1,
+        looks_like: best.map(|(_, tag)| tag),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog(tag: &str, metrics: &[(&str, &[&str])]) -> Catalog {
+        let mut text = format!(
+            "schema = 2\n[source]\nengine = \"e\"\nrepo = \"r\"\ntag = \"{tag}\"\ncommit = \"c\"\nknobs_version = \"0\"\n"
+        );
+        for (name, labels) in metrics {
+            let labels: Vec<String> = labels.iter().map(|l| format!("\"{l}\"")).collect();
+            text.push_str(&format!(
+                "[[metric]]\nname = \"{name}\"\ntype = \"counter\"\nlabels = [{}]\nlocation = \"m.cpp:1\"\n",
+                labels.join(", ")
+            ));
+        }
+        toml::from_str(&text).expect("catalogue")
+    }
+
+    fn shape(scrape: &str, pinned: usize, all: &[Catalog]) -> Shape {
+        let profile = crate::catalog::profile::builtin("radiance").expect("profile");
+        let e = crate::verify::exposition::parse(scrape).expect("exposition");
+        compare(&e, &all[pinned], all, &profile)
+    }
+
+    #[test]
+    fn a_version_lacking_an_exported_name_is_ruled_out() {
+        // old: a, b; new: a, b, c, d, e. A scrape of a, b and c lacks two of
+        // new's names and has one old lacks: only new can have exported c.
+        let all = [
+            catalog("v1", &[("radiance:a", &[]), ("radiance:b", &[])]),
+            catalog(
+                "v2",
+                &[
+                    ("radiance:a", &[]),
+                    ("radiance:b", &[]),
+                    ("radiance:c", &[]),
+                    ("radiance:d", &[]),
+                    ("radiance:e", &[]),
+                ],
+            ),
+        ];
+        let scrape = "radiance:a 1\nradiance:b 1\nradiance:c 1\n";
+        assert_eq!(shape(scrape, 0, &all).looks_like.as_deref(), Some("v2"));
+        assert_eq!(shape(scrape, 1, &all).looks_like.as_deref(), Some("v2"));
+        // A name no version registers rules every one out.
+        assert_eq!(shape("radiance:z 1\n", 1, &all).looks_like, None);
+    }
+
+    #[test]
+    fn fewest_missing_names_win_and_labelled_families_are_weak_evidence() {
+        // v1: a; v2: a, b; v3: a, b and the labelled l. A scrape of a and b:
+        // v1 is ruled out (no b); v2 and v3 miss nothing but l, which has no
+        // series until its first observation.
+        let all = [
+            catalog("v1", &[("radiance:a", &[])]),
+            catalog("v2", &[("radiance:a", &[]), ("radiance:b", &[])]),
+            catalog("v3", &[("radiance:a", &[]), ("radiance:b", &[]), ("radiance:l", &["reason"])]),
+        ];
+        let scrape = "radiance:a 1\nradiance:b 1\n";
+        // Pinned v3: the missing labelled family does not make it v2.
+        let s = shape(scrape, 2, &all);
+        assert_eq!(s.looks_like.as_deref(), Some("v3"));
+        assert!(s.matches && s.missing.is_empty());
+        assert_eq!(s.unobserved, ["radiance:l"]);
+        // Pinned v1: of the others, the one that misses nothing at all.
+        assert_eq!(shape(scrape, 0, &all).looks_like.as_deref(), Some("v2"));
+        // An unlabelled name missing counts: a scrape of a alone looks like v1.
+        assert_eq!(shape("radiance:a 1\n", 2, &all).looks_like.as_deref(), Some("v1"));
     }
 }
