@@ -249,7 +249,7 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                     entry = false;
                 }
                 let raw = text.get(range.clone()).unwrap_or("");
-                ctx.metrics.scan(raw, &|s, e| file_span(range.start + s, range.start + e), &mut out.refs);
+                ctx.metrics.scan_prose(raw, &|s, e| file_span(range.start + s, range.start + e), &mut out.refs);
             }
             Event::Html(h) | Event::InlineHtml(h) => {
                 let sp = file_span(range.start, range.start + h.trim_end().len());

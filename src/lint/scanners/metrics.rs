@@ -156,6 +156,26 @@ impl Matcher {
     }
 }
 
+impl Matcher {
+    /// Metric names in a sentence: as [`Matcher::scan`], but a name with no
+    /// `_` after its prefix is a word of the sentence (a board called
+    /// "radiance:overview", the image `radiance:latest`), not a metric —
+    /// exported names carry a unit or a `_total` suffix, so they have one. A
+    /// pattern (`radiance:engine_*`) is kept.
+    pub fn scan_prose(&self, text: &str, span: &dyn Fn(usize, usize) -> Span, out: &mut Vec<Ref>) {
+        let from = out.len();
+        self.scan(text, span, out);
+        let found = out.split_off(from);
+        out.extend(found.into_iter().filter(|r| match r {
+            Ref::Metric { name, pattern: false, .. } => {
+                let prefix = self.prefixes.iter().filter(|p| name.starts_with(p.as_str())).map(String::len).max();
+                name.get(prefix.unwrap_or(0)..).is_some_and(|rest| rest.contains('_'))
+            }
+            _ => true,
+        }));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +194,27 @@ mod tests {
 
     fn names(text: &str) -> Vec<String> {
         found(text).into_iter().map(|(n, _)| n).collect()
+    }
+
+    #[test]
+    fn a_name_without_an_underscore_in_a_sentence_is_a_word() {
+        let m = Matcher::new(&["radiance:".to_string(), "vllm:".to_string()]);
+        let prose = |text: &str| {
+            let mut out = Vec::new();
+            m.scan_prose(text, &|_, _| Span::default(), &mut out);
+            out.into_iter()
+                .filter_map(|r| match r {
+                    Ref::Metric { name, .. } => Some(name),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        assert!(prose("the board is called \"radiance:overview\" in Grafana").is_empty());
+        assert!(prose("pull radiance:latest first").is_empty());
+        assert_eq!(prose("watch radiance:engine_steps_total and vllm:time"), ["radiance:engine_steps_total"]);
+        assert_eq!(prose("every radiance:engine_* counter"), ["radiance:engine_*"]);
+        // Outside a sentence (code, queries) every name is still a metric.
+        assert_eq!(names("rate(radiance:overview[5m])"), ["radiance:overview"]);
     }
 
     #[test]
