@@ -837,3 +837,28 @@ fn a_metric_named_as_a_knob_says_which_knob_it_meters() {
     );
     assert!(flat(&out.stderr).contains("name the knob: `--knob FLAG`; its meters are read from the overlay"));
 }
+
+/// `--knob` takes the env keys the project's serve scripts read, and the
+/// project has a root: the knobs.toml's folder, else the git work tree.
+/// Outside both, no script is read and the script's own key names nothing.
+#[test]
+fn a_knob_named_by_a_serve_script_key_is_read_only_inside_a_project() {
+    let script = b"#!/bin/sh\nexec radiance --prefill-interleave \"${DECODE_DIAL:-0}\"\n";
+    let t = support::tree(&[("svc/serve.sh", script.as_slice())]);
+    let outside_git = git2::Repository::discover(t.path()).is_err();
+    assert!(outside_git, "{} must be in no git work tree", t.path().display());
+    let metrics = fixture("metrics/armed-v1.8.1.prom").display().to_string();
+    let args = ["verify", "--cmdline", &argv("armed"), "--metrics", &metrics, "--knob", "DECODE_DIAL"];
+    let out = support::knobs(t.path(), &args);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains("`DECODE_DIAL` is not a flag, env key, metric or rule of radiance v1.8.1"),
+        "{}",
+        out.stderr
+    );
+    // In a git work tree the script is the project's, and its key is the knob.
+    git2::Repository::init(t.path()).expect("git init");
+    let out = support::knobs(t.path(), &args);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("  --prefill-interleave  engaged\n"), "{}", out.stdout);
+}

@@ -12,8 +12,7 @@ use crate::cli::{VerifyArgs, VerifyFormat};
 use crate::config::Config;
 use crate::explain;
 use crate::lint::{engine_commands, ArgvJudge};
-use crate::verify::meters::{KnobVerdict, Status};
-use crate::verify::{argv, fetch, meters, parse_scrape, render, shape, Verification};
+use crate::verify::{argv, fetch, knobs, meters, parse_scrape, render, shape, Verification};
 
 pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
@@ -32,39 +31,12 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
     let label = e.store.label(catalog);
 
     // Knob names first: a typo is the user's to fix before anything is read.
-    let project = if args.knob.iter().any(|k| k.chars().any(|c| c.is_ascii_uppercase())) {
+    let project = if knobs::needs_project(&args.knob) {
         explain::project::discover(cfg, &e.profile, catalog, all, &io.cwd)
     } else {
         explain::Project::default()
     };
-    let mut named = Vec::new();
-    for k in &args.knob {
-        match explain::resolve_flag(k, catalog, all, &e.profile, &project) {
-            Some((f, from)) => {
-                // A flag only another catalogued version has.
-                let elsewhere = (!std::ptr::eq(from, catalog)).then(|| from.source.tag.clone());
-                if !named.iter().any(|(n, _)| *n == f.name) {
-                    named.push((f.name.clone(), elsewhere));
-                }
-            }
-            None => {
-                // A meter named where a knob is wanted: say which knobs it meters.
-                if let Some(m) = crate::catalog::query::find_metric(catalog, k) {
-                    let knobs: Vec<String> = e.semantics.metered_by(&m.name).iter().map(|f| format!("`{f}`")).collect();
-                    let which = if knobs.is_empty() {
-                        "no knob's meter in the overlay".to_string()
-                    } else {
-                        format!("the meter of {}", knobs.join(", "))
-                    };
-                    return Err(miette::miette!(
-                        help = "name the knob: `--knob FLAG`; its meters are read from the overlay",
-                        "`{k}` is a metric, not a knob: it is {which}"
-                    ));
-                }
-                return Err(explain::unknown_subject(k, catalog, &e.profile).into());
-            }
-        }
-    }
+    let named = knobs::resolve(&args.knob, catalog, all, &e.profile, &e.semantics, &project)?;
 
     let cmd = argv::read(&args.cmdline, &io.cwd)?;
     let after = fetch::read(&args.metrics, &io.cwd, timeout)?;
@@ -80,24 +52,8 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
     let judge = ArgvJudge::new(&e.profile, catalog, all, engine_commands(cfg));
     let argv = argv::judge(&cmd, &judge, catalog, &e.semantics);
     let shape = shape::compare(&after_e, catalog, all, &e.profile);
-    let mut knobs = Vec::new();
-    for (flag, elsewhere) in named {
-        if let Some(tag) = elsewhere {
-            knobs.push(KnobVerdict {
-                flag: flag.clone(),
-                status: Status::Invalid,
-                value: None,
-                default: None,
-                meters: Vec::new(),
-                why: format!("`{flag}` is not a flag of {build} (it is one of {} {tag})", catalog.source.engine),
-                left_out: None,
-            });
-            continue;
-        }
-        let meters = e.semantics.flag.get(&flag).map(|s| s.meters.clone()).unwrap_or_default();
-        let scrapes = meters::Scrapes { after: &after_e, before: before.as_ref().map(|(b, _)| b) };
-        knobs.push(meters::judge(&flag, &meters, &argv, scrapes, catalog, &label));
-    }
+    let scrapes = meters::Scrapes { after: &after_e, before: before.as_ref().map(|(b, _)| b) };
+    let knobs = knobs::judge(&named, &argv, scrapes, catalog, &e.semantics, &label);
     let v = Verification {
         build,
         provenance: e.store.mark(catalog),

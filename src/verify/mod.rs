@@ -12,6 +12,7 @@
 pub mod argv;
 pub mod exposition;
 pub mod fetch;
+pub mod knobs;
 pub mod meters;
 pub mod render;
 pub mod shape;
