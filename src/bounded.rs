@@ -26,22 +26,18 @@ pub fn read_from(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// The bytes of the file at `path`, up to `limit`.
+/// The bytes of the file at `path`, up to `limit`. A FIFO is refused
+/// rather than waited on; a device (`/dev/stdin`) is read to the limit.
 pub fn read(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = std::fs::File::open(path)?;
+    let file = crate::confine::open(path, true)?;
     if file.metadata()?.len() > limit {
         return Err(too_large(limit));
     }
     read_from(file, limit)
 }
 
-/// The text of the file at `path`, up to `limit` bytes.
-pub fn read_to_string(path: &Path, limit: u64) -> io::Result<String> {
-    String::from_utf8(read(path, limit)?)
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))
-}
-
-fn too_large(limit: u64) -> io::Error {
+/// The error for a file over `limit`.
+pub fn too_large(limit: u64) -> io::Error {
     io::Error::new(io::ErrorKind::FileTooLarge, format!("larger than {}, the most knobs reads of it", size(limit)))
 }
 
@@ -74,6 +70,17 @@ mod tests {
         // `/dev/zero` reports a length of 0: the limit is what stops it.
         let e = read(Path::new("/dev/zero"), CONFIG).expect_err("over");
         assert_eq!(e.to_string(), "larger than 16 MiB, the most knobs reads of it");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_not_waited_on() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let fifo = tmp.path().join("f");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+        assert!(made.success());
+        let e = read(&fifo, CONFIG).expect_err("fifo");
+        assert_eq!(e.to_string(), "it is a FIFO, not a regular file");
     }
 
     #[test]

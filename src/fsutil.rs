@@ -1,7 +1,9 @@
-//! Atomic writes: a file knobs writes (a catalogue, the git hook, a file
-//! `--fix` rewrites) goes through a temporary file in the same folder, synced
-//! and given its mode before a rename puts it in place, so a reader never
-//! sees half of it and a failure leaves the old one untouched.
+//! Safe writes. A file knobs creates (a catalogue, the git hook) goes
+//! through a temporary file in the same folder, synced and given its mode
+//! before a rename puts it in place, so a reader never sees half of it and
+//! a failure leaves the old one untouched. A file `--fix` rewrites is the
+//! user's: it keeps its inode — owner, mode, hard links — so its new bytes
+//! go into it in place, after a temporary copy is written and read back.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,8 +13,6 @@ pub enum Mode {
     /// These bits less the umask (`0o666` for a file the team commits,
     /// `0o755` for a hook).
     LessUmask(u32),
-    /// Exactly these permissions (the ones the file being replaced had).
-    Exactly(std::fs::Permissions),
 }
 
 /// Which step of an atomic write failed; the text names the file.
@@ -56,7 +56,6 @@ pub fn write_atomic(path: &Path, text: &str, mode: Mode) -> Result<(), WriteErro
     tmp.write_all(text.as_bytes()).map_err(write)?;
     tmp.as_file().sync_all().map_err(write)?;
     let perms = match mode {
-        Mode::Exactly(perms) => Some(perms),
         #[cfg(unix)]
         Mode::LessUmask(bits) => {
             use std::os::unix::fs::PermissionsExt;
@@ -70,6 +69,32 @@ pub fn write_atomic(path: &Path, text: &str, mode: Mode) -> Result<(), WriteErro
             .map_err(|cause| WriteError::Mode { path: path.to_path_buf(), cause })?;
     }
     tmp.persist(path).map_err(|e| write(e.error))?;
+    Ok(())
+}
+
+/// Writes `bytes` into the existing file at `path` in place, keeping its
+/// inode and so its owner, mode and links. A copy is written beside it
+/// first and read back; if writing the file itself then fails, the error
+/// names the copy, which is kept.
+pub fn write_in_place(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Read as _;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut copy = tempfile::Builder::new().prefix(".knobs-fix").tempfile_in(dir)?;
+    copy.write_all(bytes)?;
+    copy.as_file().sync_all()?;
+    let mut back = Vec::with_capacity(bytes.len());
+    std::fs::File::open(copy.path())?.read_to_end(&mut back)?;
+    if back != bytes {
+        return Err(std::io::Error::other("the copy written beside it did not read back the same"));
+    }
+    let written = std::fs::OpenOptions::new().write(true).truncate(true).open(path).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        let kept = copy.keep().map(|(_, p)| p.display().to_string()).unwrap_or_default();
+        return Err(std::io::Error::new(e.kind(), format!("{e} (the fixed text is kept in {kept})")));
+    }
     Ok(())
 }
 

@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod config;
+mod confine;
 pub mod diag;
 mod embedded;
 pub mod explain;
@@ -113,7 +114,7 @@ fn dispatch(cli: &cli::Cli, io: &mut Run<'_>) -> miette::Result<Outcome> {
         _ => {}
     }
     let mut cfg = match &cli.config {
-        Some(path) => config::load(&io.cwd.join(path)),
+        Some(path) => config::load_named(&io.cwd.join(path)),
         None => config::load_from(&io.cwd),
     }
     .map_err(|e| miette::Report::new(*e))?;

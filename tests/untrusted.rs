@@ -387,3 +387,259 @@ fn a_deep_else_if_chain_syncs() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.starts_with("out/radiance/v1.toml: 20000 flags (0 enums), 0 metrics"), "{}", r.stdout);
 }
+
+// ---- Reading outside the repository, and printing it ----
+
+const SECRET: &str = "hunter2-ci-token";
+
+/// Runs the built binary in `cwd` with a secret in its environment, under
+/// `timeout` so that a wait on a FIFO fails the test instead of hanging it.
+fn knobs_env(cwd: &Path, args: &[&str]) -> support::Output {
+    std::process::Command::new("timeout")
+        .arg("60")
+        .arg(env!("CARGO_BIN_EXE_knobs"))
+        .args(args)
+        .current_dir(cwd)
+        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
+        .env("NO_COLOR", "1")
+        .env("CI_SECRET_TOKEN", SECRET)
+        .output()
+        .expect("run knobs")
+        .into()
+}
+
+fn symlink(target: &Path, link: &Path) {
+    std::fs::create_dir_all(link.parent().expect("parent")).expect("mkdir");
+    std::os::unix::fs::symlink(target, link).expect("symlink");
+}
+
+fn mkfifo(path: &Path) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    assert!(std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo").success());
+}
+
+fn assert_secret_unshown(r: &support::Output) {
+    assert!(!r.stdout.contains(SECRET) && !r.stderr.contains(SECRET), "{}\n{}", r.stdout, r.stderr);
+}
+
+/// `knobs.toml -> /proc/self/environ`: refused as leaving the project, and
+/// none of the environment is printed (it used to be, in the parse error).
+#[test]
+fn a_knobs_toml_linked_to_the_environment_shows_none_of_it() {
+    let t = support::tree(&[("run.md", b"Nothing here.\n")]);
+    symlink(Path::new("/proc/self/environ"), &t.path().join("knobs.toml"));
+    let r = knobs_env(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("it leads outside the project"), "{}", r.stderr);
+    assert_secret_unshown(&r);
+}
+
+/// A knobs.toml of NUL-separated bytes inside the project is "not text":
+/// its bytes are never shown.
+#[test]
+fn a_knobs_toml_that_is_not_text_is_not_shown() {
+    let body = format!("[pin]\0CI_SECRET_TOKEN={SECRET}\0");
+    let t = support::tree(&[("run.md", b"Nothing here.\n"), ("knobs.toml", body.as_bytes())]);
+    let r = knobs_env(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("it is not text (it holds control characters)"), "{}", r.stderr);
+    assert_secret_unshown(&r);
+}
+
+/// A catalogue or an overlay linked out of the catalogue folder is refused,
+/// and so is a catalogue folder (`catalog/<engine>`) that is itself a link.
+#[test]
+fn a_catalogue_or_overlay_linked_out_is_refused() {
+    for (link, target) in [
+        ("catalog/radiance/v9.9.9.toml", "/proc/self/environ"),
+        ("catalog/radiance/semantics.toml", "/proc/self/environ"),
+    ] {
+        let t = support::tree(&[("run.md", b"Nothing here.\n"), ("knobs.toml", b"")]);
+        symlink(Path::new(target), &t.path().join(link));
+        let r = knobs_env(t.path(), &["lint"]);
+        assert_eq!(r.code, 2, "{link}: {}", r.stderr);
+        assert!(flat(&r.stderr).contains("it leads outside the project"), "{link}: {}", r.stderr);
+        assert_secret_unshown(&r);
+    }
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("v9.9.9.toml"), format!("token = \"{SECRET}\"\n")).expect("write");
+    let t = support::tree(&[("run.md", b"Nothing here.\n"), ("knobs.toml", b"")]);
+    symlink(outside.path(), &t.path().join("catalog/radiance"));
+    let r = knobs_env(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_secret_unshown(&r);
+}
+
+/// `[catalog] dir = "/usr/local"`-like: a catalogue folder outside the
+/// project is an error pointing at it, and nothing in it is read.
+#[test]
+fn a_catalog_dir_outside_the_project_is_refused() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(outside.path().join("cargo")).expect("mkdir");
+    std::fs::write(outside.path().join("cargo/credentials.toml"), format!("token = \"{SECRET}\"\n")).expect("write");
+    let config = format!("[pin]\nengine = \"cargo\"\n[catalog]\ndir = \"{}\"\n", outside.path().display());
+    let t = support::tree(&[("run.md", b"Nothing here.\n"), ("knobs.toml", config.as_bytes())]);
+    let r = knobs_env(t.path(), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("is not inside the project"), "{}", r.stderr);
+    assert_secret_unshown(&r);
+    // The same through `..`.
+    let t =
+        support::tree(&[("p/run.md", b"Nothing here.\n"), ("p/knobs.toml", b"[catalog]\ndir = \"../elsewhere\"\n")]);
+    let r = knobs_env(&t.path().join("p"), &["lint"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("is not inside the project"), "{}", r.stderr);
+}
+
+/// A unit's `EnvironmentFile=` target linked out of the project is not read
+/// (its lines were shown in findings); a FIFO there no longer hangs lint.
+#[test]
+fn an_environment_file_linked_out_or_a_fifo_is_not_read() {
+    let unit: &[u8] = b"[Service]\nEnvironmentFile=/etc/radiance/engine.conf\nExecStart=/usr/bin/radiance\n";
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("secret.conf"), format!("PREFILL_CHUNK={SECRET}\n")).expect("write");
+    let t = support::tree(&[("units/radiance.service", unit)]);
+    symlink(&outside.path().join("secret.conf"), &t.path().join("units/engine.conf"));
+    let r = knobs_env(t.path(), &["lint"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert_secret_unshown(&r);
+    let t = support::tree(&[("units/radiance.service", unit)]);
+    mkfifo(&t.path().join("units/engine.conf"));
+    let r = knobs_env(t.path(), &["lint"]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+}
+
+// ---- Stalling CI: a FIFO where a file is expected ----
+
+/// `verify --cmdline`, `verify --metrics` and `--config` on a FIFO are
+/// refused at once (they waited forever for a writer).
+#[test]
+fn a_fifo_named_on_the_command_line_is_refused_not_waited_on() {
+    let t = support::tree(&[("run.md", b"Nothing here.\n"), ("argv", b"radiance\0--port\08000\0"), ("m.txt", b"")]);
+    mkfifo(&t.path().join("fifo"));
+    for args in [
+        &["verify", "--cmdline", "fifo", "--metrics", "m.txt"][..],
+        &["verify", "--cmdline", "argv", "--metrics", "fifo"][..],
+        &["--config", "fifo", "lint", "run.md"][..],
+    ] {
+        let r = knobs_env(t.path(), args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(flat(&r.stderr).contains("it is a FIFO, not a regular file"), "{args:?}: {}", r.stderr);
+    }
+}
+
+// ---- Writing outside ----
+
+/// A `catalog/<engine>` that links out of the project: sync refuses and
+/// writes nothing there.
+#[test]
+fn sync_refuses_a_catalogue_folder_linked_out() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let bare = tmp.path().join("h.git");
+    hostile_repo(&bare, &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    let proj = tmp.path().join("proj");
+    std::fs::create_dir_all(&proj).expect("mkdir");
+    std::fs::write(proj.join("knobs.toml"), "").expect("write");
+    symlink(&outside, &proj.join("catalog/radiance"));
+    let r = knobs(&proj, &["sync", "--repo", bare.to_str().expect("utf-8"), "--tag", "v1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("it leads outside the project"), "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("nothing was written"), "{}", r.stderr);
+    assert!(files_under(&outside).is_empty(), "{:?}", files_under(&outside));
+}
+
+const FIXABLE: &str = "Watch `radiance:time_to_first_token_seconds_bucket`.\n";
+const FIXED: &str = "Watch `vllm:time_to_first_token_seconds_bucket`.\n";
+
+/// `--fix` writes in place: owner, mode and inode are kept (it used to
+/// leave root:root 0640 on a new inode).
+#[test]
+fn fix_keeps_owner_mode_and_inode() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let t = support::tree(&[("run.md", FIXABLE.as_bytes())]);
+    let file = t.path().join("run.md");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o664)).expect("chmod");
+    let chown = std::process::Command::new("chown").arg("65534").arg(&file).status().expect("chown");
+    let before = std::fs::metadata(&file).expect("stat");
+    let r = knobs(t.path(), &["lint", "--fix"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), FIXED);
+    let after = std::fs::metadata(&file).expect("stat");
+    assert_eq!(after.mode() & 0o7777, 0o664);
+    assert_eq!(after.ino(), before.ino());
+    if chown.success() {
+        assert_eq!(after.uid(), 65534);
+    }
+}
+
+/// What `--fix` leaves alone, each with its note: a read-only file (by its
+/// mode bits: root may write anyway), a file that is not UTF-8 (its invalid
+/// bytes would become U+FFFD), a hard link, a symlink out of the project.
+#[test]
+fn fix_refuses_read_only_non_utf8_linked_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = support::tree(&[("run.md", FIXABLE.as_bytes())]);
+    let file = t.path().join("run.md");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let r = knobs(t.path(), &["lint", "--fix"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("note: run.md is read-only; not fixed"), "{}", r.stdout);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), FIXABLE);
+
+    let bytes = [FIXABLE.as_bytes(), b"caf\xe9\n"].concat();
+    let t = support::tree(&[("run.md", &bytes)]);
+    let r = knobs(t.path(), &["lint", "--fix"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("note: run.md is not UTF-8: fixing it would replace its invalid bytes; not fixed"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(std::fs::read(t.path().join("run.md")).expect("read"), bytes);
+
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("other.md"), FIXABLE).expect("write");
+    let t = support::tree(&[]);
+    std::fs::hard_link(outside.path().join("other.md"), t.path().join("run.md")).expect("link");
+    let r = knobs(t.path(), &["lint", "--fix"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("note: run.md has 2 hard links, which may be outside the project; not fixed"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(std::fs::read_to_string(outside.path().join("other.md")).expect("read"), FIXABLE);
+
+    let t = support::tree(&[]);
+    symlink(&outside.path().join("other.md"), &t.path().join("docs/run.md"));
+    let r = knobs(t.path(), &["lint", "--fix", "docs/run.md"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("note: docs/run.md is a symlink: it leads outside the project"), "{}", r.stdout);
+    assert_eq!(std::fs::read_to_string(outside.path().join("other.md")).expect("read"), FIXABLE);
+}
+
+// ---- Smaller: a knobs.toml another user owns ----
+
+/// A knobs.toml above the working folder owned by another user (not root)
+/// is ignored with a warning naming it, as git's safe.directory does; named
+/// with `--config` it is used.
+#[test]
+fn a_knobs_toml_another_user_owns_is_ignored() {
+    let t = support::tree(&[("knobs.toml", b"[pin]\ntag = \"v0.0.1-nowhere\"\n"), ("work/run.md", b"Nothing here.\n")]);
+    let config = t.path().join("knobs.toml");
+    if !std::process::Command::new("chown").arg("65534").arg(&config).status().expect("chown").success() {
+        return; // not root: cannot give the file away
+    }
+    let r = knobs(&t.path().join("work"), &["lint", "run.md"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warning = format!(
+        "warning: {} is owned by user 65534, not by you or root: it is ignored (name it with --config to use it)",
+        config.display()
+    );
+    assert!(r.stderr.contains(&warning), "{}", r.stderr);
+    let r = knobs(&t.path().join("work"), &["--config", "../knobs.toml", "lint", "run.md"]);
+    assert_eq!(r.code, 2, "the pin is read: {}", r.stderr);
+    assert!(r.stderr.contains("v0.0.1-nowhere"), "{}", r.stderr);
+}

@@ -109,7 +109,7 @@ impl Semantics {
     pub fn open(engine: &str, dirs: &[PathBuf]) -> Result<Semantics, SemanticsError> {
         for dir in dirs.iter().rev() {
             let path = dir.join(engine).join(FILE_NAME);
-            match crate::bounded::read_to_string(&path, crate::bounded::CONFIG) {
+            match crate::confine::read_to_string(dir, &path, crate::bounded::CONFIG) {
                 Ok(text) => return Semantics::parse(&path, &text),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(SemanticsError::Read { path, message: e.to_string() }),

@@ -141,7 +141,7 @@ impl Store {
                 .collect();
             paths.sort();
             for path in paths {
-                let text = crate::bounded::read_to_string(&path, crate::bounded::CONFIG)
+                let text = crate::confine::read_to_string(dir, &path, crate::bounded::CONFIG)
                     .map_err(|e| StoreError::Read { path: path.clone(), message: e.to_string() })?;
                 let c = parse(&path, &text)?;
                 // The file's name is how a pin finds it: a catalogue of

@@ -61,6 +61,16 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         None => cfg.catalog_dir().unwrap_or_else(|| io.cwd.join(crate::config::DEFAULT_CATALOG_DIR)),
     };
     let path = out.join(&engine).join(format!("{tag}.toml"));
+    // The folder knobs.toml names is the project's: written only inside it
+    // (a symlinked `catalog/<engine>` must not send the catalogue elsewhere).
+    if args.out.is_none() {
+        if let Some(dir) = cfg.dir() {
+            let root = crate::confine::project_root(&dir);
+            crate::confine::inside(&root, &path).map_err(|e| {
+                miette!("cannot write {}: {e}; nothing was written (name a folder with --out)", path.display())
+            })?;
+        }
+    }
     let text = catalog.to_toml().into_diagnostic()?;
     fsutil::write_atomic(&path, &text, Mode::LessUmask(0o666)).map_err(|e| miette!("{e}"))?;
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path);

@@ -170,7 +170,10 @@ impl<'s, 'a> Linter<'s, 'a> {
         named.dedup_by(|a, b| a.1 == b.1);
         let mut named_env = Vec::new();
         for (order, rel) in named {
-            if crate::walk::classify(&rel, &self.settings.env_files, b"").is_some() || self.input.read(&rel).is_err() {
+            if crate::walk::classify(&rel, &self.settings.env_files, b"").is_some()
+                || !self.input.confined(&rel)
+                || self.input.read(&rel).is_err()
+            {
                 continue;
             }
             let folder = self.folders.of(&rel, self.settings, self.input);

@@ -1,7 +1,9 @@
 //! `--fix` and `--diff`: rewrite what has one right answer — a flag renamed
 //! between catalogued versions, a metric under the wrong prefix. A finding
 //! with several possible answers (an invented member) has no fix. Files are
-//! rewritten atomically, keeping their mode; `--diff` prints the rewrite as
+//! rewritten in place after a checked copy, keeping owner, mode and links;
+//! one that is read-only, not UTF-8, hard-linked, or a symlink out of its
+//! project is left alone with a note; `--diff` prints the rewrite as
 //! a unified diff (three lines of context: `knobs lint --diff | git apply`
 //! works) and changes nothing.
 
@@ -95,23 +97,53 @@ pub fn apply(
         if n == 0 {
             continue;
         }
-        total += n;
         if preview {
             out.write_all(diff(&file.path, linted, &new).as_bytes())?;
         } else {
-            write_keeping_mode(&root.join(&file.path), &new)?;
+            let path = root.join(&file.path);
+            if let Some(why) = refusal(&path) {
+                writeln!(out, "note: {} {why}; not fixed", file.path)?;
+                continue;
+            }
+            crate::fsutil::write_in_place(&std::fs::canonicalize(&path)?, new.as_bytes())?;
         }
+        total += n;
     }
     Ok(total)
 }
 
-/// Rewrites a file atomically (a temporary file renamed over it) with the
-/// mode it had. A file named through a symlink is rewritten where the link
-/// points: renaming over the link would replace it and leave its target
-/// unfixed.
-fn write_keeping_mode(path: &Path, text: &str) -> std::io::Result<()> {
-    let path = &std::fs::canonicalize(path)?;
-    let perms = std::fs::metadata(path)?.permissions();
-    crate::fsutil::write_atomic(path, text, crate::fsutil::Mode::Exactly(perms))
-        .map_err(crate::fsutil::WriteError::into_io)
+/// Why `--fix` must not rewrite the file at `path`, if it must not. The
+/// text linted was decoded, so a file that is not UTF-8 would lose its
+/// invalid bytes; a hard link or a symlink may be a file outside the tree.
+fn refusal(path: &Path) -> Option<String> {
+    let link = std::fs::symlink_metadata(path).ok()?;
+    if link.file_type().is_symlink() {
+        let project = crate::confine::project_root(path.parent().unwrap_or(Path::new(".")));
+        if let Err(e) = crate::confine::inside(&project, path) {
+            return Some(format!("is a symlink: {e}"));
+        }
+    }
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // The mode bits, not a trial write: root may write anything.
+        if meta.permissions().mode() & 0o222 == 0 {
+            return Some("is read-only".into());
+        }
+        if meta.nlink() > 1 {
+            return Some(format!("has {} hard links, which may be outside the project", meta.nlink()));
+        }
+    }
+    #[cfg(not(unix))]
+    if meta.permissions().readonly() {
+        return Some("is read-only".into());
+    }
+    match crate::bounded::read(path, u64::MAX) {
+        Ok(bytes) if std::str::from_utf8(&bytes).is_err() => {
+            Some("is not UTF-8: fixing it would replace its invalid bytes".into())
+        }
+        Ok(_) => None,
+        Err(e) => Some(format!("cannot be read: {e}")),
+    }
 }

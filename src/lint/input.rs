@@ -49,6 +49,11 @@ pub trait Input: Sync {
     /// The files in the same folder that `wanted` accepts by name (for a
     /// folder's env context); only those are listed.
     fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf>;
+    /// Whether a file the tree names (a unit's `EnvironmentFile=`) may be
+    /// read: not through a symlink out of the project.
+    fn confined(&self, _path: &Path) -> bool {
+        true
+    }
 }
 
 /// Files on disk, relative to a working directory.
@@ -60,7 +65,8 @@ pub struct Disk {
 impl Input for Disk {
     fn read(&self, path: &Path) -> Result<Text, String> {
         let path = self.cwd.join(path);
-        let file = std::fs::File::open(&path).map_err(|e| format!("cannot read: {e}"))?;
+        // Opened without waiting on a FIFO; anything not a file is refused below.
+        let file = crate::confine::open_any(&path).map_err(|e| format!("cannot read: {e}"))?;
         let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
         if !meta.is_file() {
             return Err(crate::walk::NOT_REGULAR.into());
@@ -84,6 +90,12 @@ impl Input for Disk {
         }
         bytes.truncate(got);
         decode(bytes, self.max_file_size)
+    }
+
+    fn confined(&self, path: &Path) -> bool {
+        let path = self.cwd.join(path);
+        let project = crate::confine::project_root(path.parent().unwrap_or(&self.cwd));
+        crate::confine::inside(&project, &path).is_ok()
     }
 
     fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
@@ -128,6 +140,10 @@ pub struct WithStdin {
 }
 
 impl Input for WithStdin {
+    fn confined(&self, path: &Path) -> bool {
+        self.disk.confined(path)
+    }
+
     fn read(&self, path: &Path) -> Result<Text, String> {
         if path == self.name {
             return Ok(self.text.clone());

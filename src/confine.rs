@@ -1,0 +1,170 @@
+//! May this project file be read? A file a linted tree names — its
+//! knobs.toml, a catalogue or overlay under its catalogue folder, the folder
+//! itself — comes with the tree, so it is read only inside the project,
+//! never through a symlink that leaves it, never from a FIFO or a device,
+//! and only when it is text. One check, used wherever such a file is read
+//! or written; paths the user names on the command line are not confined.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The open flag that keeps opening a FIFO from waiting for a writer.
+#[cfg(target_os = "linux")]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(all(unix, not(target_os = "linux")))]
+const O_NONBLOCK: i32 = 0x0004;
+
+/// Opens `path` for reading without waiting on a FIFO; with `any_kind`
+/// false only a regular file is accepted, else anything but a FIFO (a
+/// device such as `/dev/stdin` a user names).
+pub fn open(path: &Path, any_kind: bool) -> io::Result<File> {
+    let file = open_any(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() || (any_kind && !is_fifo(&kind) && !kind.is_dir()) {
+        return Ok(file);
+    }
+    Err(io::Error::new(io::ErrorKind::InvalidInput, format!("it is {}, not a regular file", kind_name(&kind))))
+}
+
+/// Opens whatever is at `path` for reading, a FIFO without waiting for a
+/// writer; the caller judges its kind.
+pub fn open_any(path: &Path) -> io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+#[cfg(unix)]
+fn is_fifo(kind: &std::fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    kind.is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::FileType) -> bool {
+    false
+}
+
+fn kind_name(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
+}
+
+/// The project a knobs.toml in `dir` belongs to: the git work tree that
+/// holds `dir`, else `dir` itself.
+pub fn project_root(dir: &Path) -> PathBuf {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf).unwrap_or(dir)
+}
+
+/// Whether `path`, symlinks resolved, lies inside `root`. A path that does
+/// not exist yet is judged by the nearest folder above it that does, and
+/// what follows must not climb with `..`.
+pub fn inside(root: &Path, path: &Path) -> io::Result<()> {
+    let root = std::fs::canonicalize(root)?;
+    let mut existing = path;
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(existing).is_err() {
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                existing = parent;
+            }
+            _ => break,
+        }
+    }
+    let resolved = std::fs::canonicalize(existing)?;
+    if resolved.starts_with(&root) && !rest.iter().any(|n| *n == "..") {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!("it leads outside the project ({}), to {}", root.display(), resolved.display()),
+    ))
+}
+
+/// The text of a project file at `path`, which must lie inside `root`:
+/// a regular file, at most `limit` bytes, UTF-8 text.
+pub fn read_to_string(root: &Path, path: &Path, limit: u64) -> io::Result<String> {
+    inside(root, path)?;
+    read_text(path, limit, false)
+}
+
+/// The text of a file the user named (anything but a FIFO or a folder).
+pub fn read_named(path: &Path, limit: u64) -> io::Result<String> {
+    read_text(path, limit, true)
+}
+
+fn read_text(path: &Path, limit: u64, any_kind: bool) -> io::Result<String> {
+    let file = open(path, any_kind)?;
+    if file.metadata()?.len() > limit {
+        return Err(crate::bounded::too_large(limit));
+    }
+    let bytes = crate::bounded::read_from(file, limit)?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "it is not UTF-8 text"))?;
+    if !is_text(&text) {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, "it is not text (it holds control characters)"));
+    }
+    Ok(text)
+}
+
+/// Text as a configuration file holds it: no control characters but tab,
+/// line feed and carriage return (a NUL-separated `/proc/self/environ` is
+/// not text, and its bytes are never shown).
+pub fn is_text(text: &str) -> bool {
+    !text.chars().any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_symlink_out_of_the_root_is_refused_and_one_inside_is_not() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().join("p");
+        std::fs::create_dir_all(root.join("sub")).expect("mkdir");
+        std::fs::write(tmp.path().join("secret"), "s = 1\n").expect("write");
+        std::fs::write(root.join("sub/a.toml"), "a = 1\n").expect("write");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(tmp.path().join("secret"), root.join("out.toml")).expect("link");
+            std::os::unix::fs::symlink("sub/a.toml", root.join("in.toml")).expect("link");
+            let e = read_to_string(&root, &root.join("out.toml"), 100).expect_err("outside");
+            assert!(e.to_string().starts_with("it leads outside the project ("), "{e}");
+            assert_eq!(read_to_string(&root, &root.join("in.toml"), 100).expect("inside"), "a = 1\n");
+        }
+        assert!(inside(&root, &root.join("new/x.toml")).is_ok());
+        assert!(inside(&root, &root.join("new/../../x.toml")).is_err());
+    }
+
+    #[test]
+    fn control_characters_are_not_text() {
+        assert!(is_text("a = 1\r\n\tb = 2\n"));
+        assert!(!is_text("HOME=/root\0TOKEN=x\0"));
+        assert!(!is_text("a = \"\u{1b}[2J\"\n"));
+    }
+}
