@@ -160,5 +160,7 @@ pub fn render_error(report: &miette::Report) -> String {
     if !s.ends_with('\n') {
         s.push('\n');
     }
-    s
+    // What an error quotes from a file (its name, its text) reaches the
+    // terminal as pictures, never as escape sequences.
+    report::visible_lines(&s).into_owned()
 }

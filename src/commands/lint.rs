@@ -110,7 +110,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     };
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     let unreadable: Vec<&Skipped> =
-        report.skipped.iter().filter(|s| s.unreadable() && named.contains(&s.path)).collect();
+        report.skipped.iter().filter(|s| s.named_error() && named.contains(&s.path)).collect();
     let notes = report::notes(&report, &unreadable, io.verbosity, builds.first().map(String::as_str));
     io.err.write_all(notes.as_bytes()).map_err(super::OutputError)?;
     outcome(&report, &unreadable, args.exit_zero, fail_on)
@@ -142,7 +142,7 @@ fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: S
         return Err(miette::miette!(
             help = "the other files were linted; a folder named instead passes over what it cannot read, with a note",
             "cannot lint {}, named on the command line: {}{others}",
-            first.path.display(),
+            crate::report::visible(&first.path.display().to_string()),
             first.reason
         ));
     }
