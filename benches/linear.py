@@ -34,7 +34,7 @@ LINT_SHAPES = {
     "env lines": ("e.env", lambda n: "CHECKPOINT_POLICY=tip-only\n" * n, "line"),
     # A regex matcher far over the compile bound, each distinct (issue 22).
     "PromQL regex matchers": ("r.md", lambda n: "".join(
-        f"```promql\nrate({{__name__=~\"radiance:\\\\w{{{400 + i}}}\"}}[5m])\n```\n" for i in range(n)), "query"),
+        f"```promql\nrate({{__name__=~\"radiance:\\\\w{{{400 + i}}}\"}}[5m])\n```\n" for i in range(n)), "matcher"),
     # One aggregation grouping by a great many labels (issue 22).
     "PromQL by labels": ("g.md", lambda n: "```promql\nsum by (" + ",".join(f"l{i}" for i in range(n))
                          + ") (rate(radiance:engine_steps_total[5m]))\n```\n", "label"),
