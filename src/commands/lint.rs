@@ -143,7 +143,7 @@ fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: S
             help = "the other files were linted; a folder named instead passes over what it cannot read, with a note",
             "cannot lint {}, named on the command line: {}{others}",
             crate::report::visible(&first.path.display().to_string()),
-            first.reason
+            crate::report::visible(&first.reason)
         ));
     }
     if !report.failed.is_empty() {
