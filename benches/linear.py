@@ -32,6 +32,12 @@ LINT_SHAPES = {
     "nested $(": ("n.sh", lambda n: "radiance --port " + "$(" * n + ")" * n + "\n", "level"),
     "nested $( in a block": ("m.md", lambda n: "```sh\nradiance --port " + "$(" * n + ")" * n + "\n```\n", "level"),
     "env lines": ("e.env", lambda n: "CHECKPOINT_POLICY=tip-only\n" * n, "line"),
+    # A regex matcher far over the compile bound, each distinct (issue 22).
+    "PromQL regex matchers": ("r.md", lambda n: "".join(
+        f"```promql\nrate({{__name__=~\"radiance:\\\\w{{{400 + i}}}\"}}[5m])\n```\n" for i in range(n)), "matcher"),
+    # One aggregation grouping by a great many labels (issue 22).
+    "PromQL by labels": ("g.md", lambda n: "```promql\nsum by (" + ",".join(f"l{i}" for i in range(n))
+                         + ") (rate(radiance:engine_steps_total[5m]))\n```\n", "label"),
 }
 
 CPP_SHAPES = {
@@ -85,7 +91,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--knobs", help="the knobs binary (default: a fresh release build)")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--baseline", help="another knobs binary, timed on the same files (C++ shapes)")
+    ap.add_argument("--baseline", help="another knobs binary, timed on the same files")
     ap.add_argument("--only", action="append", help="run only the shapes whose name contains this (repeatable)")
     ap.add_argument("--cpp-base", type=int, default=2_000, help="the smallest C++ shape's size")
     args = ap.parse_args()
@@ -94,7 +100,8 @@ def main():
         subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
         knobs = os.path.join(ROOT, "target", "release", "knobs")
     base = {"quote markers": 100_000, "nested lists": 500, "one long line": 100_000, "inline spans": 10_000,
-            "shell blocks": 5_000, "nested $(": 4_000, "nested $( in a block": 4_000, "env lines": 20_000}
+            "shell blocks": 5_000, "nested $(": 4_000, "nested $( in a block": 4_000, "env lines": 20_000,
+            "PromQL regex matchers": 10, "PromQL by labels": 5_000}
     with tempfile.TemporaryDirectory() as work:
         with open(os.path.join(work, "knobs.toml"), "w") as f:
             f.write("[lint]\nmax_file_size = 200000000\n")
@@ -102,7 +109,7 @@ def main():
             if args.only and not any(o in name for o in args.only):
                 continue
             sizes = [base[name] * k for k in (1, 2, 4, 8)]
-            times, nbytes = [], []
+            times, nbytes, base_times = [], [], []
             for n in sizes:
                 d = os.path.join(work, f"{file}-{n}")
                 os.makedirs(d)
@@ -110,9 +117,11 @@ def main():
                 nbytes.append(len(text.encode()))
                 with open(os.path.join(d, file), "w") as f:
                     f.write(text)
-                times.append(timed([knobs, "lint", "--config", os.path.join(work, "knobs.toml"), d,
-                                    "--format", "json"], work, args.runs))
-            row(name, sizes, nbytes, times, unit)
+                lint = ["lint", "--config", os.path.join(work, "knobs.toml"), d, "--format", "json"]
+                times.append(timed([knobs] + lint, work, args.runs))
+                if args.baseline:
+                    base_times.append(timed([os.path.abspath(args.baseline)] + lint, work, args.runs))
+            row(name, sizes, nbytes, times, unit, base_times)
         for name, make in CPP_SHAPES.items():
             if args.only and not any(o in name for o in args.only):
                 continue

@@ -297,7 +297,13 @@ pub fn load_named(path: &Path) -> Result<Config, Box<FileError>> {
 }
 
 fn unreadable(path: &Path, e: &std::io::Error) -> Box<FileError> {
-    Box::new(FileError::unreadable(path, format!("cannot read {}: {e}", path.display())).with_code(CODE))
+    Box::new(
+        FileError::unreadable(
+            path,
+            format!("cannot read {}: {e}", crate::pictures::visible(&path.display().to_string())),
+        )
+        .with_code(CODE),
+    )
 }
 
 /// The keys each table accepts, for a did-you-mean on an unknown one.
@@ -340,7 +346,14 @@ fn did_you_mean(message: &str) -> Option<String> {
 pub fn parse(path: &Path, text: &str) -> Result<Config, Box<FileError>> {
     let raw: RawConfig = toml::from_str(text).map_err(|e| {
         let help = did_you_mean(e.message());
-        Box::new(error(path, text, e.span(), format!("{} is not valid", path.display()), e.message(), help))
+        Box::new(error(
+            path,
+            text,
+            e.span(),
+            format!("{} is not valid", crate::pictures::visible(&path.display().to_string())),
+            e.message(),
+            help,
+        ))
     })?;
     let mut cfg = Config { path: Some(path.to_path_buf()), text: text.to_string(), ..Config::default() };
     let fail = |s: &Spanned<String>, message: &str, label: &str, help: &str| {

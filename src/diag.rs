@@ -66,7 +66,8 @@ impl FileError {
     fn raw(path: &Path, text: &str, span: Option<Range<usize>>, message: String, label: &str) -> FileError {
         FileError {
             message,
-            src: NamedSource::new(path.display().to_string(), text.to_string()),
+            // The file's name is shown on one line, whatever it holds.
+            src: NamedSource::new(crate::pictures::visible(&path.display().to_string()), text.to_string()),
             span: span.map(|r| SourceSpan::from(r.start..r.end)),
             label: label.to_string(),
             help: None,
@@ -87,7 +88,13 @@ impl FileError {
 
     /// A TOML parse or type error: its own message, at its own place.
     pub fn from_toml(path: &Path, text: &str, what: &str, e: &toml::de::Error) -> FileError {
-        FileError::new(path, text, e.span(), format!("{} is not {what}", path.display()), e.message())
+        FileError::new(
+            path,
+            text,
+            e.span(),
+            format!("{} is not {what}", crate::pictures::visible(&path.display().to_string())),
+            e.message(),
+        )
     }
 }
 

@@ -15,6 +15,7 @@ pub mod explain;
 pub mod extract;
 mod fsutil;
 pub mod lint;
+mod pictures;
 pub mod report;
 pub mod source;
 pub mod suggest;
@@ -161,5 +162,7 @@ pub fn render_error(report: &miette::Report) -> String {
     if !s.ends_with('\n') {
         s.push('\n');
     }
-    s
+    // What an error quotes from a file (its name, its text) reaches the
+    // terminal as pictures, never as escape sequences.
+    pictures::visible_lines(&s).into_owned()
 }

@@ -55,6 +55,14 @@ impl Skipped {
     pub fn unreadable(&self) -> bool {
         self.reason.starts_with("cannot ") || self.reason == NOT_REGULAR || self.reason == "a symlink to nothing"
     }
+
+    /// True when a file named on the command line passed over for this
+    /// reason is an error: it could not be read, or it reads as binary (one
+    /// NUL byte must not hide a named runbook's findings, exit 0). In a
+    /// folder walk both are notes.
+    pub fn named_error(&self) -> bool {
+        self.unreadable() || self.reason.starts_with("binary")
+    }
 }
 
 /// A file passed over, and why.
@@ -73,7 +81,7 @@ pub struct Walked {
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{}: no such file or folder", path.display())]
+#[error("{}: no such file or folder", crate::report::visible(&path.display().to_string()))]
 #[diagnostic(code(knobs::walk::missing))]
 pub struct MissingPath {
     pub path: PathBuf,

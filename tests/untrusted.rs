@@ -643,3 +643,202 @@ fn a_knobs_toml_another_user_owns_is_ignored() {
     assert_eq!(r.code, 2, "the pin is read: {}", r.stderr);
     assert!(r.stderr.contains("v0.0.1-nowhere"), "{}", r.stderr);
 }
+
+// ---- Forging CI output (issue 22) -------------------------------------
+//
+// A CI runner reads a line of a job's output that starts with `::` as a
+// workflow command (`::error file=…::`, `::stop-commands::token` which
+// silences every later annotation). A linted file's name or text reaches
+// the output only escaped: as pictures (`␊`, `␛`) in every format, as
+// GitHub's `%0A`/`%25` inside knobs's own annotations.
+
+/// The attacks: a CI command after a line break, a terminal colour, a `%`.
+const FORGED: &str = "\n::error file=x::pwned";
+const COLOUR: &str = "\u{1b}[31m";
+
+/// Every line of `out` that starts with `::` is one of knobs's own
+/// annotations (with `github`), and no ESC byte is there.
+fn no_forged_line(out: &str, github: bool) {
+    assert!(!out.contains('\u{1b}'), "an ESC byte reached the output:\n{out}");
+    for line in out.lines() {
+        let own = github && (line.starts_with("::error file=") || line.starts_with("::warning file="));
+        assert!(own || !line.trim_start().starts_with("::"), "a forged CI command: {line:?}\n{out}");
+    }
+}
+
+#[test]
+fn a_file_name_cannot_forge_a_ci_command() {
+    let named = format!("run{FORGED} 50%{COLOUR}.sh");
+    let broken = "bad\n::stop-commands::tok.yaml";
+    let tmp = support::tree(&[(named.as_str(), b"radiance serve --max-batchh 4\n"), (broken, b"services: [\n")]);
+    for format in ["human", "short", "json", "sarif", "github"] {
+        let r = knobs(tmp.path(), &["lint", "-vv", "--format", format, "."]);
+        assert_eq!(r.code, 1, "{format}: {}", r.stderr);
+        no_forged_line(&r.stdout, format == "github");
+        no_forged_line(&r.stderr, false);
+        // The broken file's note and the judged-against note name it in pictures.
+        assert!(r.stderr.contains("warning: bad␊::stop-commands::tok.yaml: line 2"), "{format}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("note: run␊::error file=x::pwned 50%␛[31m.sh: judged against radiance v1.8.1"),
+            "{}",
+            r.stderr
+        );
+    }
+    let human = knobs(tmp.path(), &["lint", "."]).stdout;
+    assert!(human.contains("╭─[run␊::error file=x::pwned 50%␛[31m.sh:1:16]"), "{human}");
+    let short = knobs(tmp.path(), &["lint", "--format", "short", "."]).stdout;
+    assert!(short.starts_with("run␊::error file=x::pwned 50%␛[31m.sh:1:16: KNB001 "), "{short}");
+    // GitHub's own escaping for a property: %, line break and `:` encoded.
+    let github = knobs(tmp.path(), &["lint", "--format", "github", "."]).stdout;
+    assert!(
+        github.starts_with("::error file=run%0A%3A%3Aerror file=x%3A%3Apwned 50%25␛[31m.sh,line=1,col=16,"),
+        "{github}"
+    );
+    // Named on the command line, an error (here: the file is missing) names it in pictures too.
+    let r = knobs(tmp.path(), &["lint", &format!("gone{FORGED}{COLOUR}.sh")]);
+    assert_eq!(r.code, 2);
+    no_forged_line(&r.stderr, false);
+    assert!(r.stderr.contains("gone␊::error file=x::pwned␛[31m.sh"), "{}", r.stderr);
+}
+
+#[test]
+fn file_contents_cannot_forge_a_ci_command() {
+    // JSON escapes in a compose file's strings carry a line break and ESC
+    // into one argv word.
+    let compose = "services:\n  e:\n    image: radiance/radiance:v1.8.1\n    command: [\"radiance\", \"serve\", \"--x\\u001b[31m 50%\\n::stop-commands::tok\"]\n";
+    let tmp = support::tree(&[("compose.yaml", compose.as_bytes())]);
+    for format in ["human", "short", "json", "sarif", "github"] {
+        let r = knobs(tmp.path(), &["lint", "-vv", "--format", format, "."]);
+        assert_eq!(r.code, 1, "{format}: {}", r.stderr);
+        no_forged_line(&r.stdout, format == "github");
+        no_forged_line(&r.stderr, false);
+    }
+    let short = knobs(tmp.path(), &["lint", "--format", "short", "."]).stdout;
+    assert!(short.contains("receives `--x␛[31m 50%␊::stop-commands::tok` as one word"), "{short}");
+    let github = knobs(tmp.path(), &["lint", "--format", "github", "."]).stdout;
+    assert!(github.contains("receives `--x␛[31m 50%25%0A::stop-commands::tok` as one word"), "{github}");
+}
+
+#[test]
+fn a_config_error_shows_no_terminal_escape() {
+    // A knobs.toml holding ESC is not text: refused, and none of it is shown.
+    let tmp = support::tree(&[("knobs.toml", b"[lint\n\x1b[31m::stop-commands::tok\n"), ("r.sh", b"radiance serve\n")]);
+    let r = knobs(tmp.path(), &["lint", "r.sh"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    no_forged_line(&r.stderr, false);
+    assert!(r.stderr.contains("knobs.toml: it is not text (it holds control characters)"), "{}", r.stderr);
+    assert!(!r.stderr.contains("stop-commands"), "{}", r.stderr);
+    // A path the error names is shown in pictures.
+    let named = "k\u{1b}[31m\n::stop-commands::tok.toml";
+    let r = knobs(tmp.path(), &["--config", named, "lint", "r.sh"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    no_forged_line(&r.stderr, false);
+    assert!(r.stderr.contains("k␛[31m␊::stop-commands::tok.toml"), "{}", r.stderr);
+}
+
+/// A fetched repository whose help text carries ESC and CI commands:
+/// `catalog show --format markdown` and `explain` (human and markdown)
+/// show it as pictures, on one line.
+#[test]
+fn fetched_help_text_cannot_forge_a_ci_command() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cpp = String::from_utf8(config_cpp()).expect("utf-8");
+    let doc = "\"address the OpenAI-compatible HTTP server binds (assumed)\"";
+    assert!(cpp.contains(doc));
+    let cpp = cpp.replace(doc, "\"address \u{1b}[31m bound\\n::error file=x::pwned\\n::stop-commands::tok 50% done\"");
+    hostile_repo(&tmp.path().join("h.git"), &[cpp.as_bytes()], &[("core/config.cpp".to_string(), 0)]);
+    std::fs::write(tmp.path().join("knobs.toml"), "").expect("knobs.toml");
+    let r = knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v1", "--out", "catalog"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for args in [
+        &["catalog", "show", "v1", "--format", "markdown"][..],
+        &["explain", "--host", "--version", "v1"],
+        &["explain", "--host", "--version", "v1", "--format", "markdown"],
+    ] {
+        let r = knobs(tmp.path(), args);
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        no_forged_line(&r.stdout, false);
+        assert!(r.stdout.contains("address ␛[31m bound"), "{args:?}: {}", r.stdout);
+    }
+}
+
+// ---- Stalling CI: PromQL (issue 22) -----------------------------------
+
+/// `radiance:\w{500}` compiles to over ten megabytes: it used to cost a
+/// third of a second per query (the parser compiled it, and refused it,
+/// every time). It is now refused before the parser, within knobs's bound,
+/// with a note naming it; the other queries are still read.
+#[test]
+fn a_regex_over_the_bound_is_a_note() {
+    let runbook = "# q\n\n```promql\nrate({__name__=~\"radiance:\\\\w{500}\"}[5m])\n```\n\n```promql\nrate(radiance:engine_stepz_total[5m])\n```\n";
+    let tmp = support::tree(&[("q.md", runbook.as_bytes())]);
+    let r = knobs(tmp.path(), &["lint", "--format", "short", "q.md"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "warning: q.md: line 4: this PromQL query does not parse (the regex `radiance:\\w{500}` compiles to more than 262144 bytes, the most knobs reads)\n"
+    );
+    assert!(r.stdout.starts_with("q.md:8:6: KNB004 `radiance:engine_stepz_total` is not exported"), "{}", r.stdout);
+}
+
+// ---- Hiding findings (issue 22) ---------------------------------------
+
+/// One NUL byte makes a file binary: in a folder walk a note, but named on
+/// the command line an error (exit 2), after the other named files are linted.
+#[test]
+fn a_named_binary_runbook_is_an_error() {
+    let tmp = support::tree(&[
+        ("nul.sh", b"radiance serve --max-batchh 4\n\0\n"),
+        ("good.sh", b"radiance serve --max-batchh 4\n"),
+    ]);
+    let r = knobs(tmp.path(), &["lint", "--format", "short", "nul.sh", "good.sh"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        flat(&r.stderr).contains("cannot lint nul.sh, named on the command line: binary (it holds NUL bytes)"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stdout, "good.sh:1:16: KNB001 `--max-batchh` is not a flag of radiance v1.8.1\n");
+    let walk = knobs(tmp.path(), &["lint", "--format", "short", "."]);
+    assert_eq!(walk.code, 1, "{}", walk.stderr);
+    assert_eq!(walk.stderr, "note: skipped nul.sh: binary (it holds NUL bytes)\n");
+}
+
+/// A stream of 100 Kubernetes documents, the 50th broken: the other 99 are
+/// judged (past 64 documents, none used to be).
+#[test]
+fn every_yaml_document_that_parses_is_judged() {
+    let doc = |i: usize| {
+        format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p{i}\nspec:\n  containers:\n    - name: e\n      image: ghcr.io/acme/radiance:1.8.1\n      args: [\"--max-batchh\", \"4\"]\n")
+    };
+    let mut text = String::new();
+    for i in 0..100 {
+        text.push_str("---\n");
+        text.push_str(&if i == 49 { "kind: Pod\nspec: [\n".to_string() } else { doc(i) });
+    }
+    let tmp = support::tree(&[("pods.yaml", text.as_bytes())]);
+    let r = knobs(tmp.path(), &["lint", "--format", "short", "."]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 99, "{}", r.stdout);
+    // Each document is a `---` line and 9 more, its args line the last (the
+    // broken one is 3 lines: 7 fewer after it). The broken one fails at its
+    // end, line 494.
+    assert_eq!(lines[0], "pods.yaml:10:15: KNB001 `--max-batchh` is not a flag of radiance v1.8.1");
+    assert_eq!(lines[98], "pods.yaml:993:15: KNB001 `--max-batchh` is not a flag of radiance v1.8.1");
+    assert!(r.stderr.starts_with("warning: pods.yaml: line 494: not read, the YAML does not parse"), "{}", r.stderr);
+}
+
+// ---- SARIF (issue 22) --------------------------------------------------
+
+/// A SARIF `uri` is a URI reference (RFC 3986): a space, `%`, `#`, `?` and
+/// non-ASCII are percent-encoded, `/` stays.
+#[test]
+fn sarif_uris_are_percent_encoded() {
+    let tmp = support::tree(&[("ops/run book #1?50%é.sh", b"radiance serve --max-batchh 4\n")]);
+    let r = knobs(tmp.path(), &["lint", "--format", "sarif", "."]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let doc: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let uri = &doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+    assert_eq!(uri, "ops/run%20book%20%231%3F50%25%C3%A9.sh");
+}

@@ -337,11 +337,6 @@ impl Profile {
         out
     }
 
-    /// The binary name shown for a scope (`llama-server` for the server's).
-    pub fn binary_of(&self, scope: &str) -> Option<&str> {
-        self.commands.iter().find(|c| !c.foreign && c.scope.as_deref() == Some(scope)).map(|c| c.name.as_str())
-    }
-
     /// True when `name` is an old name of a binary renamed in some version.
     pub fn is_renamed(&self, name: &str) -> bool {
         self.renamed.iter().any(|r| r.name == name)

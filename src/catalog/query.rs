@@ -198,7 +198,7 @@ pub fn find_metric<'c>(catalog: &'c Catalog, name: &str) -> Option<&'c Metric> {
 pub fn matching_metrics<'c>(catalog: &'c Catalog, pattern: &str) -> Vec<&'c Metric> {
     let regexy = pattern.contains(".*") || pattern.contains(".+") || pattern.contains(['(', '[', '+', '?', '|']);
     let source = if regexy { pattern.to_string() } else { regex::escape(pattern).replace("\\*", ".*") };
-    let Ok(re) = regex::Regex::new(&format!("^(?:{source})$")) else { return Vec::new() };
+    let Ok(re) = pattern_regex(&format!("^(?:{source})$")) else { return Vec::new() };
     catalog
         .metrics
         .iter()
@@ -208,6 +208,45 @@ pub fn matching_metrics<'c>(catalog: &'c Catalog, pattern: &str) -> Vec<&'c Metr
                     && ["_bucket", "_sum", "_count"].iter().any(|s| re.is_match(&format!("{}{s}", m.name))))
         })
         .collect()
+}
+
+/// The most a pattern written in a linted file may compile to. Real
+/// patterns over metric names are a few kilobytes; `\\w{500}` (59 bytes of
+/// PromQL) is over ten megabytes and took a third of a second to refuse.
+pub const PATTERN_SIZE: usize = 256 * 1024;
+
+/// Compiled patterns remembered per thread before the memory is cleared.
+const PATTERNS_CACHED: usize = 1024;
+
+thread_local! {
+    static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Result<regex::Regex, String>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `source` compiled within [`PATTERN_SIZE`], once per thread for each
+/// distinct text (a runbook repeats its patterns). The error says why:
+/// over the bound, or not a regex.
+pub fn pattern_regex(source: &str) -> Result<regex::Regex, String> {
+    if let Some(known) = PATTERNS.with(|c| c.borrow().get(source).cloned()) {
+        return known;
+    }
+    let compiled =
+        regex::RegexBuilder::new(source).size_limit(PATTERN_SIZE).dfa_size_limit(PATTERN_SIZE).build().map_err(|e| {
+            match e {
+                regex::Error::CompiledTooBig(_) => {
+                    format!("compiles to more than {PATTERN_SIZE} bytes, the most knobs reads")
+                }
+                e => e.to_string(),
+            }
+        });
+    PATTERNS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= PATTERNS_CACHED {
+            c.clear();
+        }
+        c.insert(source.to_string(), compiled.clone());
+    });
+    compiled
 }
 
 /// The value checks shared by argv flags, env keys and the overlay.

@@ -62,7 +62,9 @@ pub fn human(c: &Catalog) -> String {
     for m in &c.metrics {
         let _ = writeln!(out, "{:mw$}  {}", m.name, m.kind.as_str());
     }
-    out
+    // Help text comes from fetched source: its control characters are
+    // shown as pictures.
+    crate::report::visible_lines(&out).into_owned()
 }
 
 fn md_cell(s: &str) -> String {
@@ -121,7 +123,9 @@ pub fn markdown(c: &Catalog) -> String {
     for m in &c.metrics {
         let _ = writeln!(out, "| `{}` | {} | {} |", m.name, m.kind.as_str(), md_cell(&m.help));
     }
-    out
+    // Help text comes from fetched source: its control characters are
+    // shown as pictures.
+    crate::report::visible_lines(&out).into_owned()
 }
 
 /// The line before a synced catalogue's diff against the embedded one of

@@ -117,7 +117,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     };
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     let unreadable: Vec<&Skipped> =
-        report.skipped.iter().filter(|s| s.unreadable() && named.contains(&s.path)).collect();
+        report.skipped.iter().filter(|s| s.named_error() && named.contains(&s.path)).collect();
     let notes = report::notes(&report, &unreadable, io.verbosity, builds.first().map(String::as_str));
     io.err.write_all(notes.as_bytes()).map_err(super::OutputError)?;
     outcome(&report, &unreadable, args.exit_zero, fail_on)
@@ -149,8 +149,8 @@ fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: S
         return Err(miette::miette!(
             help = "the other files were linted; a folder named instead passes over what it cannot read, with a note",
             "cannot lint {}, named on the command line: {}{others}",
-            first.path.display(),
-            first.reason
+            crate::report::visible(&first.path.display().to_string()),
+            crate::report::visible(&first.reason)
         ));
     }
     if !report.failed.is_empty() {

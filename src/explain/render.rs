@@ -173,7 +173,9 @@ pub fn human(t: &Topic) -> String {
             }
         }
     }
-    out
+    // Help text comes from fetched source: its control characters are
+    // shown as pictures.
+    crate::report::visible_lines(&out).into_owned()
 }
 
 /// Markdown, for a runbook vault.
@@ -214,7 +216,8 @@ pub fn markdown(t: &Topic) -> String {
                 let _ = writeln!(out, "- env: `{key}`");
             }
             let _ = writeln!(out, "- declared: `{}`", e.declared_at);
-            let _ = writeln!(out, "\n{}", f.help);
+            // One line: a help text's own line breaks could start a CI command.
+            let _ = writeln!(out, "\n{}", crate::report::visible(&f.help));
             if let Some(sem) = &e.semantics {
                 let _ = writeln!(out, "\n## What it does\n\n{}", sem.does);
                 if let Some(c) = &sem.costs {
@@ -245,7 +248,7 @@ pub fn markdown(t: &Topic) -> String {
                 e.metric.name,
                 e.metric.kind.as_str(),
                 e.build,
-                e.metric.help
+                crate::report::visible(&e.metric.help)
             );
             if let Some(s) = &e.semantics {
                 let _ = writeln!(out, "\n{}", s.measures);
@@ -255,7 +258,9 @@ pub fn markdown(t: &Topic) -> String {
             }
         }
     }
-    out
+    // Help text comes from fetched source: its control characters are
+    // shown as pictures.
+    crate::report::visible_lines(&out).into_owned()
 }
 
 /// JSON.

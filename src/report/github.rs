@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::visible_lines;
 use crate::lint::finding::Report;
 use crate::lint::rules::Severity;
 
@@ -31,13 +32,13 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(
             out,
             "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(&f.path),
+            escape_property(&visible_lines(&f.path)),
             f.span.line,
             f.span.column,
             f.span.end_line,
             f.span.end_column,
             escape_property(&format!("{} {}", f.code, f.rule)),
-            escape_data(&message)
+            escape_data(&visible_lines(&message))
         );
     }
     out

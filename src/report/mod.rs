@@ -48,24 +48,7 @@ pub fn render(report: &Report, format: Format, ctx: &Context<'_>) -> String {
     }
 }
 
-/// `s` safe to print to a terminal: control characters a linted file (or
-/// its name) carries are shown as their Unicode pictures (`␛`, `␀`, `␇`),
-/// one character each so that columns stay where they were, instead of
-/// reaching the terminal as escape sequences. Tabs and line breaks stay.
-pub(crate) fn visible(s: &str) -> std::borrow::Cow<'_, str> {
-    let hidden = |c: char| c.is_control() && c != '\t' && c != '\n';
-    if !s.chars().any(hidden) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    s.chars()
-        .map(|c| match c {
-            c if !hidden(c) => c,
-            '\u{7f}' => '\u{2421}',
-            c if (c as u32) < 0x20 => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
-            _ => '\u{fffd}',
-        })
-        .collect()
-}
+pub(crate) use crate::pictures::{visible, visible_lines};
 
 /// `--statistics`: how many findings each rule has, most first.
 pub fn statistics(report: &Report) -> String {
@@ -107,15 +90,4 @@ pub(crate) fn counts(report: &Report) -> Counts {
 
 fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::visible;
-
-    #[test]
-    fn control_characters_are_shown_as_pictures() {
-        assert_eq!(visible("fl\u{1b}]0;pwned\u{7}oor\u{0}\u{7f}\u{9b}\tx\n"), "fl␛]0;pwned␇oor␀␡\u{fffd}\tx\n");
-        assert!(matches!(visible("plain `text`"), std::borrow::Cow::Borrowed(_)));
-    }
 }

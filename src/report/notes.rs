@@ -18,7 +18,7 @@ pub fn notes(report: &Report, unreadable: &[&Skipped], verbosity: i8, build: Opt
             // Files passed over because they are not ours: only with -v.
             if s.reason != NOT_LINTABLE || verbosity > 0 {
                 let path = s.path.display().to_string();
-                let _ = writeln!(out, "note: skipped {}: {}", visible(&path), s.reason);
+                let _ = writeln!(out, "note: skipped {}: {}", visible(&path), visible(&s.reason));
             }
         }
         for n in report.all_notes() {
@@ -29,7 +29,7 @@ pub fn notes(report: &Report, unreadable: &[&Skipped], verbosity: i8, build: Opt
         let (engine, default_tag) = build.and_then(|b| b.rsplit_once(' ')).unwrap_or(("", ""));
         for f in &report.files {
             if f.tag != default_tag || verbosity > 1 {
-                let _ = writeln!(out, "note: {}: judged against {engine} {}", f.path, f.tag);
+                let _ = writeln!(out, "note: {}: judged against {engine} {}", visible(&f.path), visible(&f.tag));
             }
         }
     }

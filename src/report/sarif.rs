@@ -25,6 +25,24 @@ fn fingerprint(parts: &[&str]) -> String {
     format!("{h:016x}")
 }
 
+/// A relative path as a URI reference (RFC 3986): `\\` becomes `/`, `/`
+/// stays, and every byte outside the unreserved characters and the few
+/// sub-delimiters a path may hold is percent-encoded — a space, `%`, `#`,
+/// `?`, control characters and non-ASCII (as UTF-8 bytes).
+fn uri(path: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(path.len());
+    for b in path.replace('\\', "/").bytes() {
+        let keep = b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&b);
+        if keep {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
 pub fn render(report: &Report) -> String {
     let rules: Vec<Value> = RULES
         .iter()
@@ -55,7 +73,7 @@ pub fn render(report: &Report) -> String {
                 "message": {"text": text},
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": f.path.replace('\\', "/")},
+                        "artifactLocation": {"uri": uri(&f.path)},
                         "region": {
                             "startLine": f.span.line,
                             "startColumn": f.span.column,
@@ -83,4 +101,16 @@ pub fn render(report: &Report) -> String {
         }],
     });
     serde_json::to_string_pretty(&doc).map(|s| s + "\n").unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri;
+
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(uri("docs/run book #1?.md"), "docs/run%20book%20%231%3F.md");
+        assert_eq!(uri("50%\\é\n.md"), "50%25/%C3%A9%0A.md");
+        assert_eq!(uri("a/b-c_d.~e.md"), "a/b-c_d.~e.md");
+    }
 }

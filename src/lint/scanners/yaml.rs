@@ -147,9 +147,10 @@ pub fn load(text: &str) -> Result<Vec<Node>, YamlError> {
 }
 
 /// The documents of a stream that parse, and an error for each that does
-/// not: one bad document of a multi-document file does not hide the others.
-/// (Tried only when the whole stream fails; each document is parsed in a
-/// copy of the text where the others are blanked, so places stay the same.)
+/// not: one bad document of a multi-document file does not hide the others,
+/// however many there are. (Tried only when the whole stream fails; each
+/// document is parsed on its own and its places moved to the file's, so the
+/// cost stays linear in the file.)
 pub fn load_each(text: &str) -> (Vec<Node>, Vec<YamlError>) {
     let whole = match load(text) {
         Ok(docs) => return (docs, Vec::new()),
@@ -164,36 +165,44 @@ pub fn load_each(text: &str) -> (Vec<Node>, Vec<YamlError>) {
         }
         at += line.len();
     }
-    // A single document, or so many that blanking each copy would cost too much.
-    if starts.len() < 2 || starts.len() > MAX_DOCUMENTS {
+    if starts.len() < 2 {
         return (Vec::new(), vec![whole]);
     }
     starts.push(text.len());
     let (mut docs, mut errors) = (Vec::new(), Vec::new());
     for w in starts.windows(2) {
-        match load(&blank_outside(text, w[0]..w[1])) {
-            Ok(d) => docs.extend(d),
-            Err(e) => errors.push(e),
+        // Each start is a line's first byte: a character boundary.
+        match load(&text[w[0]..w[1]]) {
+            Ok(d) => docs.extend(d.into_iter().map(|mut n| {
+                shift(&mut n, w[0]);
+                n
+            })),
+            Err(e) => errors.push(YamlError { at: e.at + w[0], message: e.message }),
         }
     }
     (docs, errors)
 }
 
-/// The most documents of one file read one by one after the stream fails.
-const MAX_DOCUMENTS: usize = 64;
-
-/// `text` with every byte outside `keep` a space (line ends kept): the same
-/// length and the same places, valid UTF-8 (a character is blanked whole).
-fn blank_outside(text: &str, keep: Range<usize>) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, c) in text.char_indices() {
-        if keep.contains(&i) || c == '\n' {
-            out.push(c);
-        } else {
-            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+/// Moves every place in `node` on by `by` bytes (with a stack, no recursion).
+fn shift(node: &mut Node, by: usize) {
+    let mv = |r: &mut Range<usize>| *r = r.start + by..r.end + by;
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n {
+            Node::Scalar { at, .. } | Node::Other { at } => mv(at),
+            Node::Seq { items, at } => {
+                mv(at);
+                stack.extend(items.iter_mut());
+            }
+            Node::Map { entries, at } => {
+                mv(at);
+                for (_, key, value) in entries.iter_mut() {
+                    mv(key);
+                    stack.push(value);
+                }
+            }
         }
     }
-    out
 }
 
 fn range(n: &MarkedYaml<'_>, text: &str, offsets: &Offsets) -> Range<usize> {
