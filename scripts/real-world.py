@@ -25,6 +25,7 @@ marked as such (right place, wrong rule).
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -67,7 +68,11 @@ def word_column(corpus, d):
         return 0
     if not 1 <= d["line"] <= len(lines):
         return 0
-    return lines[d["line"] - 1].find(d["word"]) + 1
+    # The word as a whole word: `-i` is not the `-i` inside `qwen-7b-instruct`.
+    m = re.search(r"(?<![\w-])" + re.escape(d["word"]) + r"(?![\w-])", lines[d["line"] - 1])
+    if m is None:
+        return lines[d["line"] - 1].find(d["word"]) + 1
+    return m.start() + 1
 
 
 def pinned_tag(half_dir):
