@@ -1,10 +1,75 @@
 //! Reads with a ceiling. A file knobs is handed — `knobs.toml`, a catalogue,
 //! an overlay, a scrape or argv copy, standard input — is read up to a
 //! limit, so that `/dev/zero` or a runaway file is an error naming the file,
-//! not all the memory.
+//! not all the memory; and a FIFO is opened without waiting for a writer,
+//! then refused where a file is wanted.
 
+use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+
+/// The open flag that keeps opening a FIFO from waiting for a writer.
+#[cfg(target_os = "linux")]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(all(unix, not(target_os = "linux")))]
+const O_NONBLOCK: i32 = 0x0004;
+
+/// Opens `path` for reading without waiting on a FIFO; with `any_kind`
+/// false only a regular file is accepted, else anything but a FIFO (a
+/// device such as `/dev/stdin` a user names).
+pub fn open(path: &Path, any_kind: bool) -> io::Result<File> {
+    let file = open_any(path)?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() || (any_kind && !is_fifo(&kind) && !kind.is_dir()) {
+        return Ok(file);
+    }
+    Err(io::Error::new(io::ErrorKind::InvalidInput, format!("it is {}, not a regular file", kind_name(&kind))))
+}
+
+/// Opens whatever is at `path` for reading, a FIFO without waiting for a
+/// writer; the caller judges its kind.
+pub fn open_any(path: &Path) -> io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+#[cfg(unix)]
+fn is_fifo(kind: &std::fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    kind.is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::FileType) -> bool {
+    false
+}
+
+fn kind_name(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a file"
+    }
+}
 
 /// The most read from a configuration file, a catalogue or an overlay
 /// (the largest real catalogue is a few hundred kilobytes).
@@ -29,7 +94,7 @@ pub fn read_from(reader: impl Read, limit: u64) -> io::Result<Vec<u8>> {
 /// The bytes of the file at `path`, up to `limit`. A FIFO is refused
 /// rather than waited on; a device (`/dev/stdin`) is read to the limit.
 pub fn read(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
-    let file = crate::confine::open(path, true)?;
+    let file = open(path, true)?;
     if file.metadata()?.len() > limit {
         return Err(too_large(limit));
     }

@@ -5,72 +5,10 @@
 //! and only when it is text. One check, used wherever such a file is read
 //! or written; paths the user names on the command line are not confined.
 
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// The open flag that keeps opening a FIFO from waiting for a writer.
-#[cfg(target_os = "linux")]
-const O_NONBLOCK: i32 = 0o4000;
-#[cfg(all(unix, not(target_os = "linux")))]
-const O_NONBLOCK: i32 = 0x0004;
-
-/// Opens `path` for reading without waiting on a FIFO; with `any_kind`
-/// false only a regular file is accepted, else anything but a FIFO (a
-/// device such as `/dev/stdin` a user names).
-pub fn open(path: &Path, any_kind: bool) -> io::Result<File> {
-    let file = open_any(path)?;
-    let kind = file.metadata()?.file_type();
-    if kind.is_file() || (any_kind && !is_fifo(&kind) && !kind.is_dir()) {
-        return Ok(file);
-    }
-    Err(io::Error::new(io::ErrorKind::InvalidInput, format!("it is {}, not a regular file", kind_name(&kind))))
-}
-
-/// Opens whatever is at `path` for reading, a FIFO without waiting for a
-/// writer; the caller judges its kind.
-pub fn open_any(path: &Path) -> io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(O_NONBLOCK);
-    }
-    options.open(path)
-}
-
-#[cfg(unix)]
-fn is_fifo(kind: &std::fs::FileType) -> bool {
-    use std::os::unix::fs::FileTypeExt;
-    kind.is_fifo()
-}
-
-#[cfg(not(unix))]
-fn is_fifo(_: &std::fs::FileType) -> bool {
-    false
-}
-
-fn kind_name(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return "a device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
-    }
-    if kind.is_dir() {
-        "a folder"
-    } else {
-        "not a file"
-    }
-}
+use crate::bounded::open;
 
 /// The project a knobs.toml in `dir` belongs to: the git work tree that
 /// holds `dir`, else `dir` itself.

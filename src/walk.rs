@@ -81,7 +81,7 @@ pub struct Walked {
 }
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("{}: no such file or folder", crate::report::visible(&path.display().to_string()))]
+#[error("{}: no such file or folder", crate::pictures::visible(&path.display().to_string()))]
 #[diagnostic(code(knobs::walk::missing))]
 pub struct MissingPath {
     pub path: PathBuf,

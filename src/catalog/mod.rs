@@ -9,3 +9,4 @@ pub mod query;
 pub mod render;
 pub mod semantics;
 pub mod store;
+pub mod tag;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
-use super::store::compare_tags;
+use super::tag::compare_tags;
 
 /// One engine, as knobs reads and judges it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -64,7 +64,7 @@ pub fn human(c: &Catalog) -> String {
     }
     // Help text comes from fetched source: its control characters are
     // shown as pictures.
-    crate::report::visible_lines(&out).into_owned()
+    crate::pictures::visible_lines(&out).into_owned()
 }
 
 fn md_cell(s: &str) -> String {
@@ -125,7 +125,7 @@ pub fn markdown(c: &Catalog) -> String {
     }
     // Help text comes from fetched source: its control characters are
     // shown as pictures.
-    crate::report::visible_lines(&out).into_owned()
+    crate::pictures::visible_lines(&out).into_owned()
 }
 
 /// The line before a synced catalogue's diff against the embedded one of

@@ -10,13 +10,13 @@
 //! flag" — and used only when a tag names it (the command line or `[pin]
 //! tag`); then it is marked as embedded wherever the build is named.
 
-use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
 use crate::diag::FileError;
 
 use super::model::{Catalog, SCHEMA_VERSION};
 use super::semantics::FILE_NAME as SEMANTICS;
+use super::tag::{compare_tags, same_tag};
 
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum StoreError {
@@ -57,22 +57,6 @@ pub struct Store {
     embedded: Vec<String>,
     /// The repositories synced catalogues came from (none: nothing synced).
     synced_repos: Vec<String>,
-}
-
-/// Orders tags such as `v1.0.13` < `v1.8.1` < `v1.10.0` by their numbers.
-pub fn compare_tags(a: &str, b: &str) -> Ordering {
-    fn parts(t: &str) -> Vec<u64> {
-        t.trim_start_matches(|c: char| !c.is_ascii_digit())
-            .split(|c: char| !c.is_ascii_digit())
-            .filter_map(|p| p.parse().ok())
-            .collect()
-    }
-    parts(a).cmp(&parts(b)).then_with(|| a.cmp(b))
-}
-
-/// `1.8.1` and `v1.8.1` name the same tag.
-pub fn same_tag(a: &str, b: &str) -> bool {
-    a == b || a.trim_start_matches('v') == b.trim_start_matches('v')
 }
 
 /// Parses catalogue text; schemas up to this knobs' are read.

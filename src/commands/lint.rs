@@ -149,8 +149,8 @@ fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: S
         return Err(miette::miette!(
             help = "the other files were linted; a folder named instead passes over what it cannot read, with a note",
             "cannot lint {}, named on the command line: {}{others}",
-            crate::report::visible(&first.path.display().to_string()),
-            crate::report::visible(&first.reason)
+            crate::pictures::visible(&first.path.display().to_string()),
+            crate::pictures::visible(&first.reason)
         ));
     }
     if !report.failed.is_empty() {

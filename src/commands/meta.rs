@@ -17,7 +17,7 @@ fn compute_version() -> String {
     let mut engines: Vec<String> = Vec::new();
     for engine in crate::catalog::store::Store::embedded_engines() {
         let mut tags = crate::catalog::store::Store::embedded_tags(&engine);
-        tags.sort_by(|a, b| crate::catalog::store::compare_tags(a, b));
+        tags.sort_by(|a, b| crate::catalog::tag::compare_tags(a, b));
         engines.push(format!("{engine} {}", tags.join(", ")));
     }
     engines.sort();

@@ -175,7 +175,7 @@ pub fn human(t: &Topic) -> String {
     }
     // Help text comes from fetched source: its control characters are
     // shown as pictures.
-    crate::report::visible_lines(&out).into_owned()
+    crate::pictures::visible_lines(&out).into_owned()
 }
 
 /// Markdown, for a runbook vault.
@@ -217,7 +217,7 @@ pub fn markdown(t: &Topic) -> String {
             }
             let _ = writeln!(out, "- declared: `{}`", e.declared_at);
             // One line: a help text's own line breaks could start a CI command.
-            let _ = writeln!(out, "\n{}", crate::report::visible(&f.help));
+            let _ = writeln!(out, "\n{}", crate::pictures::visible(&f.help));
             if let Some(sem) = &e.semantics {
                 let _ = writeln!(out, "\n## What it does\n\n{}", sem.does);
                 if let Some(c) = &sem.costs {
@@ -248,7 +248,7 @@ pub fn markdown(t: &Topic) -> String {
                 e.metric.name,
                 e.metric.kind.as_str(),
                 e.build,
-                crate::report::visible(&e.metric.help)
+                crate::pictures::visible(&e.metric.help)
             );
             if let Some(s) = &e.semantics {
                 let _ = writeln!(out, "\n{}", s.measures);
@@ -260,7 +260,7 @@ pub fn markdown(t: &Topic) -> String {
     }
     // Help text comes from fetched source: its control characters are
     // shown as pictures.
-    crate::report::visible_lines(&out).into_owned()
+    crate::pictures::visible_lines(&out).into_owned()
 }
 
 /// JSON.

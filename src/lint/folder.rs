@@ -17,7 +17,7 @@ use super::scanners::Scan;
 use super::span::Span;
 use super::{scanners, Settings};
 use crate::catalog::model::Catalog;
-use crate::catalog::store::same_tag;
+use crate::catalog::tag::same_tag;
 use crate::walk::{classify, FileKind};
 
 /// What a folder's env files and serve scripts say.
@@ -204,7 +204,7 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     }
     folder.texts = Mutex::new(texts);
     if let Some((pin, by)) = folder.pins.first() {
-        if !settings.all.iter().any(|c| crate::catalog::store::same_tag(&c.source.tag, pin)) {
+        if !settings.all.iter().any(|c| crate::catalog::tag::same_tag(&c.source.tag, pin)) {
             let dir = path.parent().map(|d| d.display().to_string()).unwrap_or_default();
             folder.note = Some(format!(
                 "{} pins {} {pin}, which has no catalogue: the files in {} are judged against {} instead (run `knobs sync --tag {pin}`)",

@@ -66,7 +66,7 @@ impl Input for Disk {
     fn read(&self, path: &Path) -> Result<Text, String> {
         let path = self.cwd.join(path);
         // Opened without waiting on a FIFO; anything not a file is refused below.
-        let file = crate::confine::open_any(&path).map_err(|e| format!("cannot read: {e}"))?;
+        let file = crate::bounded::open_any(&path).map_err(|e| format!("cannot read: {e}"))?;
         let meta = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
         if !meta.is_file() {
             return Err(crate::walk::NOT_REGULAR.into());

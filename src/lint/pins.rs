@@ -9,7 +9,7 @@ use super::refs::Ref;
 use super::scanners::Scan;
 use super::Settings;
 use crate::catalog::model::Catalog;
-use crate::catalog::store::same_tag;
+use crate::catalog::tag::same_tag;
 use crate::walk::FileKind;
 
 /// A file's refs grouped by the catalogue each is judged against, the
