@@ -55,7 +55,10 @@ impl FileError {
         } else {
             (message, span)
         };
-        FileError::raw(path, text, span, message, label)
+        match span.clone().and_then(|r| excerpt(text, r)) {
+            Some((short, r, at)) => FileError::raw(path, &short, Some(r), message, &format!("{label} ({at})")),
+            None => FileError::raw(path, text, span, message, label),
+        }
     }
 
     /// A file that could not be read: the message alone.
@@ -125,6 +128,36 @@ pub fn find_key(text: &str, name: &str) -> Option<Range<usize>> {
         from = at + name.len();
     }
     None
+}
+
+/// The most of one line an error shows around its place.
+const EXCERPT: usize = 160;
+
+/// For a place on a line longer than an excerpt: the text the error shows
+/// instead — the lines before it blank (so the line number holds), and of
+/// the line only [`EXCERPT`] bytes either side of the place, cut at
+/// characters and marked `…` — with the place moved onto it and the true
+/// line and column spelled out. A file that parsed as text is never shown
+/// whole on one line (a megabyte of one line, or the environment).
+fn excerpt(text: &str, r: Range<usize>) -> Option<(String, Range<usize>, String)> {
+    let line_start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[r.start..].find('\n').map_or(text.len(), |i| r.start + i);
+    if line_end - line_start <= 2 * EXCERPT {
+        return None;
+    }
+    let from = floor_boundary(text, r.start.saturating_sub(EXCERPT).max(line_start));
+    let to = floor_boundary(text, (r.end.min(line_end)).saturating_add(EXCERPT).min(line_end));
+    let line = text[..line_start].matches('\n').count();
+    let column = text[line_start..r.start].chars().count() + 1;
+    let lead = if from > line_start { "…" } else { "" };
+    let tail = if to < line_end { "…" } else { "" };
+    let mut short = "\n".repeat(line);
+    short.push_str(lead);
+    let start = short.len() + (r.start - from);
+    let end = start + (r.end.min(to) - r.start);
+    short.push_str(&text[from..to]);
+    short.push_str(tail);
+    Some((short, start..end, format!("line {}, column {column}", line + 1)))
 }
 
 #[cfg(test)]

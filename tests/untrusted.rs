@@ -842,3 +842,46 @@ fn sarif_uris_are_percent_encoded() {
     let uri = &doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
     assert_eq!(uri, "ops/run%20book%20%231%3F50%25%C3%A9.sh");
 }
+
+// ---- A parse error shows a short excerpt ----
+
+/// A knobs.toml whose error sits on a line of 100,000 bytes: the error shows
+/// a short excerpt around the place, with the true line and column, never
+/// the whole line.
+#[test]
+fn a_parse_error_on_a_long_line_shows_a_short_excerpt() {
+    let long = "a".repeat(100_000);
+    let text = format!("[pin]\ntag = \"{long}\" junk {long}\n");
+    let tmp = support::tree(&[("knobs.toml", text.as_bytes()), ("r.md", b"# r\n")]);
+    let r = knobs(tmp.path(), &["lint", "r.md"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.len() < 2_000, "{} bytes of error:\n{}", r.stderr.len(), &r.stderr[..2_000.min(r.stderr.len())]);
+    // `junk` stands after `tag = "` (7 characters), the string and a space.
+    assert!(r.stderr.contains("line 2, column 100010"), "{}", r.stderr);
+    assert!(r.stderr.contains("…"), "{}", r.stderr);
+}
+
+/// verify prints the engine's argv and its endpoint's names: a word holding
+/// ESC or a line break (a process can be started with any bytes) is shown in
+/// pictures, and neither the report nor the quiet verdict carries an escape
+/// or a line a CI runner would obey.
+#[test]
+fn verify_shows_a_hostile_argv_in_pictures() {
+    let root = support::root().join("fixtures/verify");
+    let mut argv = std::fs::read(root.join("argv/armed")).expect("armed");
+    argv.extend_from_slice(b"--x\x1b[31m\n::error file=x::pwned\0");
+    let tmp = support::tree(&[("cmdline", argv.as_slice())]);
+    let metrics = root.join("metrics/armed-v1.8.1.prom").display().to_string();
+    for quiet in [false, true] {
+        let mut args = vec!["verify", "--cmdline", "cmdline", "--metrics", &metrics];
+        if quiet {
+            args.insert(0, "-q");
+        }
+        let r = knobs(tmp.path(), &args);
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        no_forged_line(&r.stdout, false);
+        if !quiet {
+            assert!(r.stdout.contains("--x␛[31m␊::error file"), "{}", r.stdout);
+        }
+    }
+}

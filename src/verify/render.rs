@@ -6,22 +6,35 @@ use std::fmt::Write as _;
 use super::meters::{num, Status};
 use super::Verification;
 
+/// A value from the engine or its endpoint (an argv word, a name, a URL)
+/// on one line, its control characters shown as pictures.
+fn one(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::pictures::visible(text)
+}
+
 /// The human report.
 pub fn human(v: &Verification) -> String {
     let mut s = String::new();
     let before = v.before_from.as_deref().map(|b| format!(" (before: {b})")).unwrap_or_default();
-    let _ = writeln!(s, "{}: argv from {}, metrics from {}{before}", v.build, v.argv.from, v.metrics_from);
+    let _ = writeln!(
+        s,
+        "{}: argv from {}, metrics from {}{}",
+        v.build,
+        one(&v.argv.from),
+        one(&v.metrics_from),
+        one(&before)
+    );
     if let Some(p) = &v.provenance {
         let _ = writeln!(s, "note: {p}");
     }
     match v.argv.program.as_str() {
         "" => s.push_str("\nargv\n"),
         program => {
-            let _ = writeln!(s, "\nargv of {program}");
+            let _ = writeln!(s, "\nargv of {}", one(program));
         }
     }
     for n in &v.argv.notes {
-        let _ = writeln!(s, "  note: {n}");
+        let _ = writeln!(s, "  note: {}", one(n));
     }
     if v.argv.given.is_empty() {
         let _ = writeln!(s, "  (no arguments)");
@@ -29,11 +42,11 @@ pub fn human(v: &Verification) -> String {
     for g in &v.argv.given {
         let value = g.value.as_deref().map(|x| format!(" {x}")).unwrap_or_default();
         let mark = if g.problems.is_empty() { "ok" } else { "error" };
-        let _ = writeln!(s, "  {:<40} {mark}", format!("{}{value}", g.written));
+        let _ = writeln!(s, "  {:<40} {mark}", one(&format!("{}{value}", g.written)));
         for p in &g.problems {
-            let _ = writeln!(s, "    {}[{}] {}", p.rule, p.code, p.message);
+            let _ = writeln!(s, "    {}[{}] {}", p.rule, p.code, one(&p.message));
             if let Some(h) = &p.help {
-                let _ = writeln!(s, "      help: {h}");
+                let _ = writeln!(s, "      help: {}", one(h));
             }
         }
     }
@@ -88,7 +101,9 @@ pub fn human(v: &Verification) -> String {
     }
     s.push('\n');
     s.push_str(&verdict(v));
-    s
+    // Argv words, metric names and URLs come from the engine and its
+    // endpoint: their control characters are shown as pictures.
+    crate::pictures::visible_lines(&s).into_owned()
 }
 
 /// The verdict alone: what `--quiet` prints.
@@ -105,10 +120,10 @@ pub fn verdict(v: &Verification) -> String {
     } else {
         let _ = writeln!(s, "not verified:");
         for f in failures {
-            let _ = writeln!(s, "  - {f}");
+            let _ = writeln!(s, "  - {}", one(&f.to_string()));
         }
     }
-    s
+    crate::pictures::visible_lines(&s).into_owned()
 }
 
 /// The JSON report: the verification, whether it passed, and why not.
