@@ -114,6 +114,9 @@ impl<T> Located<T> {
 pub struct Config {
     /// Where it was read from; `None` for the built-in defaults.
     pub path: Option<PathBuf>,
+    /// knobs.toml files the search passed over, and why (the command
+    /// prints them as warnings).
+    pub passed_over: Vec<String>,
     /// Its text, for errors that point into it.
     pub text: String,
     /// `[pin] engine`; the command line's `--engine` wins over it.
@@ -226,13 +229,17 @@ const CODE: &str = "knobs::config";
 /// by neither this user nor root is passed over with a warning naming it,
 /// as git refuses a repository another user owns: whoever can write a
 /// folder above the work tree would otherwise configure knobs.
-pub fn find(start: &Path) -> Option<PathBuf> {
+/// Each one passed over is said in `passed_over`.
+pub fn find(start: &Path, passed_over: &mut Vec<String>) -> Option<PathBuf> {
     start.ancestors().map(|d| d.join(FILE_NAME)).filter(|p| p.is_file()).find(|p| match foreign_owner(p) {
         Some(uid) => {
-            eprintln!(
-                "warning: {} is owned by user {uid}, not by you or root: it is ignored (name it with --config to use it)",
-                p.display()
+            let shown = crate::pictures::visible(&p.display().to_string()).into_owned();
+            let why = format!(
+                "{shown} is owned by user {uid}, not by you or root: it is ignored (name it with --config to use it)"
             );
+            if !passed_over.contains(&why) {
+                passed_over.push(why);
+            }
             false
         }
         None => true,
@@ -256,10 +263,13 @@ fn foreign_owner(_: &Path) -> Option<u32> {
 
 /// Reads the nearest `knobs.toml`, or the defaults when there is none.
 pub fn load_from(start: &Path) -> Result<Config, Box<FileError>> {
-    match find(start) {
-        Some(path) => load(&path),
-        None => Ok(Config::default()),
-    }
+    let mut passed_over = Vec::new();
+    let mut cfg = match find(start, &mut passed_over) {
+        Some(path) => load(&path)?,
+        None => Config::default(),
+    };
+    cfg.passed_over = passed_over;
+    Ok(cfg)
 }
 
 /// Reads a `knobs.toml` found in the tree: it is the project's, so it and

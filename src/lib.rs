@@ -119,6 +119,9 @@ fn dispatch(cli: &cli::Cli, io: &mut Run<'_>) -> miette::Result<Outcome> {
         None => config::load_from(&io.cwd),
     }
     .map_err(|e| miette::Report::new(*e))?;
+    for why in &cfg.passed_over {
+        writeln!(io.err, "warning: {why}").map_err(commands::OutputError)?;
+    }
     if let Some(engine) = &cli.engine {
         if !catalog::profile::valid_name(engine) {
             return Err(miette::miette!(

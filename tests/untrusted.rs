@@ -638,7 +638,10 @@ fn a_knobs_toml_another_user_owns_is_ignored() {
         "warning: {} is owned by user 65534, not by you or root: it is ignored (name it with --config to use it)",
         config.display()
     );
-    assert!(r.stderr.contains(&warning), "{}", r.stderr);
+    assert_eq!(r.stderr.matches(&warning).count(), 1, "{}", r.stderr);
+    // In-process too: the warning goes through the run's stderr, once.
+    let r = support::run_in(&t.path().join("work"), &["lint", "run.md"]);
+    assert_eq!(r.stderr.matches(&warning).count(), 1, "{}", r.stderr);
     let r = knobs(&t.path().join("work"), &["--config", "../knobs.toml", "lint", "run.md"]);
     assert_eq!(r.code, 2, "the pin is read: {}", r.stderr);
     assert!(r.stderr.contains("v0.0.1-nowhere"), "{}", r.stderr);

@@ -40,7 +40,11 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     // The files named on the command line: one that cannot be read at all
     // is an error, not a note (CI must not pass on a file it never read).
     let mut named: Vec<PathBuf> = Vec::new();
-    for group in groups(args, cfg, io)? {
+    let (groups, passed_over) = groups(args, cfg, io)?;
+    for why in &passed_over {
+        writeln!(io.err, "warning: {why}").map_err(super::OutputError)?;
+    }
+    for group in groups {
         if !args.staged {
             named.extend(group.paths.iter().cloned());
         }
@@ -172,16 +176,21 @@ struct Group {
     paths: Vec<PathBuf>,
 }
 
-/// Groups the paths by the knobs.toml each is judged under.
-fn groups(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<Vec<Group>> {
+/// Groups the paths by the knobs.toml each is judged under, with the
+/// knobs.toml files the search passed over (beside the working directory's).
+fn groups(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<(Vec<Group>, Vec<String>)> {
     if io.config_file.is_some() || args.staged || args.paths.iter().any(|p| p == Path::new("-")) {
-        return Ok(vec![Group { cfg: cfg.clone(), paths: args.paths.clone() }]);
+        return Ok((vec![Group { cfg: cfg.clone(), paths: args.paths.clone() }], Vec::new()));
     }
     let mut out: Vec<Group> = Vec::new();
+    let mut warned: Vec<String> = Vec::new();
     for p in &args.paths {
         let abs = io.cwd.join(p);
         let start = if abs.is_dir() { abs.clone() } else { abs.parent().map(Path::to_path_buf).unwrap_or_default() };
-        let found = crate::config::find(&start);
+        let mut passed_over = Vec::new();
+        let found = crate::config::find(&start, &mut passed_over);
+        passed_over.retain(|w| !cfg.passed_over.contains(w) && !warned.contains(w));
+        warned.extend(passed_over);
         let this = match &found {
             Some(path) if Some(path) != cfg.path.as_ref() => {
                 let mut c = crate::config::load(path).map_err(|e| miette::Report::new(*e))?;
@@ -197,7 +206,7 @@ fn groups(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<Vec<Group>> {
             None => out.push(Group { cfg: this, paths: vec![p.clone()] }),
         }
     }
-    Ok(out)
+    Ok((out, warned))
 }
 
 /// The error when knobs itself failed on some files (a bug met and caught).
