@@ -133,3 +133,47 @@ fn files_below_src() -> Vec<(String, String)> {
     out.sort();
     out
 }
+
+/// The pre-commit framework hands the hook only the files its `files:`
+/// pattern matches: every kind of file knobs reads must match it, and a file
+/// knobs does not read need not.
+#[test]
+fn the_pre_commit_filter_takes_every_kind_knobs_reads() {
+    let hooks = std::fs::read_to_string(support::root().join(".pre-commit-hooks.yaml")).expect("hooks");
+    let line = hooks.lines().find(|l| l.trim_start().starts_with("files:")).expect("a files: line");
+    let pattern = line.trim_start().trim_start_matches("files:").trim().trim_matches('\'');
+    let files = regex::Regex::new(pattern).expect("the pattern compiles");
+    let read = [
+        "docs/arm.md",
+        "svc/serve.sh",
+        "svc/knobs.env",
+        ".env",
+        ".env.local",
+        "deploy/.env.production",
+        "svc.env.example",
+        "compose.yaml",
+        "k8s/deploy.yml",
+        "Dockerfile",
+        "Dockerfile.cuda",
+        "app.Dockerfile",
+        "Containerfile.rocm",
+        "radiance.service",
+        "radiance.container",
+        "Makefile",
+        "rules.mk",
+        "Procfile",
+        "Procfile.dev",
+        "start.bat",
+        "run.ps1",
+        "serve.zsh",
+        ".github/workflows/ci.yml",
+    ];
+    for name in read {
+        let kind = knobs::walk::classify(std::path::Path::new(name), &[], b"");
+        assert!(kind.is_some(), "{name}: knobs reads it (so it belongs in this list)");
+        assert!(files.is_match(name), "{name} is read by knobs but the hook's files: pattern skips it");
+    }
+    for name in ["src/main.rs", "Cargo.lock", "knobs.toml"] {
+        assert!(!files.is_match(name), "{name} is not the hook's");
+    }
+}

@@ -491,6 +491,23 @@ fn a_catalog_dir_outside_the_project_is_refused() {
     assert!(flat(&r.stderr).contains("is not inside the project"), "{}", r.stderr);
 }
 
+/// knobs.toml's `[lint] baseline` comes with the tree: linked to `/dev/zero`
+/// it is refused at once (it was read until memory ran out), and a FIFO in
+/// the project is refused, not waited on.
+#[test]
+fn a_baseline_linked_out_or_a_fifo_is_refused() {
+    let t = support::tree(&[("knobs.toml", b"[lint]\nbaseline = \"base.json\"\n"), ("r.md", b"# r\n")]);
+    std::os::unix::fs::symlink("/dev/zero", t.path().join("base.json")).expect("symlink");
+    let r = knobs(t.path(), &["lint", "r.md"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("it leads outside the project"), "{}", r.stderr);
+    std::fs::remove_file(t.path().join("base.json")).expect("rm");
+    mkfifo(&t.path().join("base.json"));
+    let r = knobs(t.path(), &["lint", "r.md"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("it is a FIFO, not a regular file"), "{}", r.stderr);
+}
+
 /// A unit's `EnvironmentFile=` target linked out of the project is not read
 /// (its lines were shown in findings); a FIFO there no longer hangs lint.
 #[test]
@@ -763,6 +780,29 @@ fn fetched_help_text_cannot_forge_a_ci_command() {
         no_forged_line(&r.stdout, false);
         assert!(r.stdout.contains("address ␛[31m bound"), "{args:?}: {}", r.stdout);
     }
+}
+
+/// `knobs sync` of a tag knobs embeds prints what the source says that the
+/// embedded catalogue did not, naming the repository: a repository (and the
+/// defaults and members it sets) cannot forge a CI command there either.
+#[test]
+fn the_difference_sync_prints_cannot_forge_a_ci_command() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cpp = String::from_utf8(config_cpp()).expect("utf-8");
+    // The reconstruction's v1.8.1 less a flag, so that there is a difference.
+    let cpp = cpp.replace("--num-speculative-tokens", "--num-speculative-tokenz");
+    let repo = "h\u{1b}[31m\n::error file=x::pwned.git";
+    hostile_repo(&tmp.path().join(repo), &[cpp.as_bytes()], &[("core/config.cpp".to_string(), 0)]);
+    let git = Repository::open_bare(tmp.path().join(repo)).expect("open");
+    let head = git.revparse_single("v1").expect("v1");
+    git.tag_lightweight("v1.8.1", &head, false).expect("tag");
+    let r = knobs(tmp.path(), &["sync", "--repo", repo, "--tag", "v1.8.1", "--out", "catalog"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("says that the catalogue embedded in knobs did not"), "{}", r.stdout);
+    assert!(r.stdout.contains("--num-speculative-tokenz"), "{}", r.stdout);
+    no_forged_line(&r.stdout, false);
+    no_forged_line(&r.stderr, false);
+    assert!(r.stdout.contains("h␛[31m␊::error file=x::pwned.git"), "{}", r.stdout);
 }
 
 // ---- Stalling CI: PromQL (issue 22) -----------------------------------

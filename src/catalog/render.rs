@@ -132,7 +132,8 @@ pub fn markdown(c: &Catalog) -> String {
 /// its tag.
 pub fn embedded_lead(synced: &Catalog) -> String {
     let s = &synced.source;
-    format!("What {} {} from {} says that the catalogue embedded in knobs did not:\n", s.engine, s.tag, s.repo)
+    let repo = crate::pictures::visible(&s.repo);
+    format!("What {} {} from {repo} says that the catalogue embedded in knobs did not:\n", s.engine, s.tag)
 }
 
 /// A diff for people.
@@ -140,7 +141,8 @@ pub fn diff_human(d: &CatalogDiff) -> String {
     let mut out = String::new();
     match &d.repos {
         Some(r) => {
-            let _ = writeln!(out, "{} {} ({}) → {} ({})", d.engine, d.from, r.from, d.to, r.to);
+            let (from, to) = (crate::pictures::visible(&r.from), crate::pictures::visible(&r.to));
+            let _ = writeln!(out, "{} {} ({from}) → {} ({to})", d.engine, d.from, d.to);
         }
         None => {
             let _ = writeln!(out, "{} {} → {}", d.engine, d.from, d.to);
@@ -203,5 +205,6 @@ pub fn diff_human(d: &CatalogDiff) -> String {
         })
         .collect();
     section(&mut out, "metrics changed", &changes, '*');
-    out
+    // Defaults, members and labels are the fetched source's words.
+    crate::pictures::visible_lines(&out).into_owned()
 }

@@ -50,7 +50,7 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
             if d.repos.is_some() {
                 let repo = |c: &crate::catalog::model::Catalog| {
                     let embedded = if e.store.is_embedded(c) { ", embedded in knobs" } else { "" };
-                    format!("{}{embedded}", c.source.repo)
+                    format!("{}{embedded}", crate::pictures::visible(&c.source.repo))
                 };
                 writeln!(
                     io.err,
@@ -82,8 +82,14 @@ pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Run<'_>) -> Re
     let catalog = e.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
     let problems = check(sem, catalog, &e.profile);
     for p in &problems {
-        writeln!(io.err, "warning: {}/semantics.toml {}: {}", catalog.source.engine, p.at, p.message)
-            .map_err(super::OutputError)?;
+        let message = crate::pictures::visible(&p.message);
+        writeln!(
+            io.err,
+            "warning: {}/semantics.toml {}: {message}",
+            catalog.source.engine,
+            crate::pictures::visible(&p.at)
+        )
+        .map_err(super::OutputError)?;
     }
     writeln!(
         io.out,

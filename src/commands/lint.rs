@@ -53,7 +53,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         let catalog = engine.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
         let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, engine.all(catalog))?;
         if let Some(mark) = engine.store.mark(catalog).filter(|_| io.verbosity > 0) {
-            writeln!(io.err, "note: {mark}").map_err(super::OutputError)?;
+            writeln!(io.err, "note: {}", crate::pictures::visible(&mark)).map_err(super::OutputError)?;
         }
         // Findings the baseline records are left out before anything else
         // (`--fix` too leaves them as they are).
@@ -100,7 +100,8 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         let n = crate::lint::baseline::write(&report, &io.cwd.join(file), &io.cwd)?;
         if io.verbosity >= 0 {
             let what = if n == 1 { "finding" } else { "findings" };
-            writeln!(io.err, "wrote {n} {what} to {}", file.display()).map_err(super::OutputError)?;
+            let shown = crate::pictures::visible(&file.display().to_string()).into_owned();
+            writeln!(io.err, "wrote {n} {what} to {shown}").map_err(super::OutputError)?;
         }
         return Ok(Outcome::Clean);
     }
@@ -134,12 +135,13 @@ fn baseline_of(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<Option<Bas
     if args.write_baseline.is_some() {
         return Ok(None);
     }
-    let path = match (&args.baseline, &cfg.baseline) {
-        (Some(p), _) => io.cwd.join(p),
-        (None, Some(b)) => cfg.dir().unwrap_or_default().join(&b.value),
+    let dir = cfg.dir().unwrap_or_default();
+    let (path, project) = match (&args.baseline, &cfg.baseline) {
+        (Some(p), _) => (io.cwd.join(p), None),
+        (None, Some(b)) => (dir.join(&b.value), Some(crate::confine::project_root(&dir))),
         (None, None) => return Ok(None),
     };
-    Ok(Some(Baseline::load(&path)?))
+    Ok(Some(Baseline::load(&path, project.as_deref())?))
 }
 
 /// The exit: an error when a named file could not be read or knobs failed

@@ -54,7 +54,7 @@ pub fn human(t: &Topic) -> String {
             let _ = writeln!(out, "{}{role}", f.name);
             let _ = writeln!(out, "{} ({})", e.build, short_commit(&e.commit));
             if let Some(p) = &e.provenance {
-                let _ = writeln!(out, "note: {p}");
+                let _ = writeln!(out, "note: {}", crate::pictures::visible(p));
             }
             if !e.in_pinned {
                 let _ = writeln!(out, "not in {}: shown as the newest catalogued version that has it", e.build);
@@ -144,7 +144,7 @@ pub fn human(t: &Topic) -> String {
             let _ = writeln!(out, "{} — {}", m.name, m.kind.as_str());
             let _ = writeln!(out, "{}", e.build);
             if let Some(p) = &e.provenance {
-                let _ = writeln!(out, "note: {p}");
+                let _ = writeln!(out, "note: {}", crate::pictures::visible(p));
             }
             if !e.in_pinned {
                 let _ = writeln!(out, "not exported by {}", e.build);
@@ -194,7 +194,7 @@ pub fn markdown(t: &Topic) -> String {
             }
             let _ = writeln!(out, "- build: {} (`{}`)", e.build, short_commit(&e.commit));
             if let Some(p) = &e.provenance {
-                let _ = writeln!(out, "- note: {p}");
+                let _ = writeln!(out, "- note: {}", crate::pictures::visible(p));
             }
             if !f.metavar.is_empty() {
                 let _ = writeln!(out, "- value: `{}` ({})", f.metavar, f.kind.as_str());

@@ -67,16 +67,24 @@ pub struct Baseline {
     known: HashMap<(String, String, String), usize>,
 }
 
+/// The largest baseline file knobs reads (a million findings fit).
+pub const MAX_BASELINE: u64 = 256 * 1024 * 1024;
+
 impl Baseline {
     /// Reads the baseline at `path` (absolute, or relative to the working
-    /// directory it is joined to by the caller).
-    pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
+    /// directory it is joined to by the caller). One knobs.toml names comes
+    /// with the tree, so it is read only inside `project` (the root of the
+    /// knobs.toml's project): never through a symlink out, never a FIFO or
+    /// device, only as text, and at most [`MAX_BASELINE`] bytes; one named
+    /// on the command line (`project` none) is the user's.
+    pub fn load(path: &Path, project: Option<&Path>) -> Result<Baseline, BaselineError> {
         let help = format!("write it with `knobs lint --write-baseline {}`", path.display());
-        let text = std::fs::read_to_string(path).map_err(|cause| BaselineError::Unreadable {
-            path: path.to_path_buf(),
-            cause,
-            help: help.clone(),
-        })?;
+        let read = match project {
+            Some(root) => crate::confine::read_to_string(root, path, MAX_BASELINE),
+            None => crate::confine::read_named(path, MAX_BASELINE),
+        };
+        let text =
+            read.map_err(|cause| BaselineError::Unreadable { path: path.to_path_buf(), cause, help: help.clone() })?;
         let file: BaselineFile = serde_json::from_str(&text).map_err(|e| BaselineError::Malformed {
             path: path.to_path_buf(),
             message: e.to_string(),

@@ -25,7 +25,7 @@ pub fn human(v: &Verification) -> String {
         one(&before)
     );
     if let Some(p) = &v.provenance {
-        let _ = writeln!(s, "note: {p}");
+        let _ = writeln!(s, "note: {}", one(p));
     }
     match v.argv.program.as_str() {
         "" => s.push_str("\nargv\n"),
