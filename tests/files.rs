@@ -287,3 +287,17 @@ fn a_recorded_series_is_known_to_the_alerts_that_use_it() {
     // Only the series no rule records (and the build does not export).
     assert_eq!(found(&r.stdout), want(&[("alerts.rules.yaml", 9, 15, "KNB004")]), "{}", r.stdout);
 }
+
+/// `--fix` turns a `-` in a key into `_` only where that is the one right
+/// answer: the key it makes sets a flag of the pinned build. Any other
+/// hyphenated key is reported with a suggestion, not marked fixable.
+#[test]
+fn a_hyphen_is_fixed_only_into_a_key_the_build_reads() {
+    let t = support::tree(&[("svc/knobs.env", b"MAX_NUM_SEQS=2\nCHECKPOINT-POLICY=tip-only\nGRAFANA-PORT=3000\n")]);
+    let r = support::knobs(t.path(), &["lint", "--format", "short", "svc"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| l.contains("KNB018")).collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    assert!(lines[0].starts_with("svc/knobs.env:2:1: KNB018 [*] `CHECKPOINT-POLICY`"), "{}", r.stdout);
+    assert!(lines[1].starts_with("svc/knobs.env:3:1: KNB018 `GRAFANA-PORT`"), "{}", r.stdout);
+}

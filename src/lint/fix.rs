@@ -1,5 +1,6 @@
-//! `--fix` and `--diff`: rewrite what has one right answer — a flag renamed
-//! between catalogued versions, a metric under the wrong prefix. A finding
+//! `--fix` and `--diff`: rewrite what has one right answer — each rule says
+//! which of its findings have one (a renamed flag, a metric's prefix, an env
+//! key's spelling; see README's `--fix`). A finding
 //! with several possible answers (an invented member) has no fix. Files are
 //! rewritten in place after a checked copy, keeping owner, mode and links;
 //! one that is read-only, not UTF-8, hard-linked, or a symlink out of its

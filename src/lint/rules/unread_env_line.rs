@@ -29,6 +29,7 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
+use crate::catalog::query::env_target;
 use crate::lint::refs::{EnvProblem, Ref};
 
 pub const RULE: Rule = Rule {
@@ -39,7 +40,7 @@ pub const RULE: Rule = Rule {
     check,
 };
 
-fn check(s: &Subject<'_, '_>, _ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Ref::EnvLine { problem, span } = s.r else { return };
     let (message, help, fix) = match problem {
         EnvProblem::Spaces { key, before: true } => (
@@ -54,10 +55,13 @@ fn check(s: &Subject<'_, '_>, _ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         ),
         EnvProblem::Hyphen { key } => {
             let fixed = key.replace('-', "_");
+            // The rewrite is the one right answer only when the key it makes
+            // sets a flag of the pinned build; else it is a suggestion.
+            let sets_a_flag = env_target(&fixed, ctx.catalog, ctx.profile, ctx.env_flags).is_some();
             (
                 format!("`{key}` is not a key a shell or a serve script can read: a `-` cannot be in an env name"),
                 format!("did you mean `{fixed}`?"),
-                Some(fixed),
+                sets_a_flag.then_some(fixed),
             )
         }
         EnvProblem::Duplicate { key, line } => (
