@@ -127,7 +127,7 @@ fn llama_cpp_options_read_the_next_option_as_their_value() {
     let r = lint("fixtures/lint/arguments/llama/README.md", &args);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
     let f = |i: usize, key: &str| v["findings"][i][key].as_str().unwrap_or("").to_string();
-    assert_eq!(f(1, "message"), "`--flash-attn` takes a value and would swallow `--port` as it");
+    assert_eq!(f(1, "message"), "`--flash-attn` takes a value and would swallow `--port`");
     // The b4100 catalogue's members of `--flash-attn`, and its metavar.
     assert_eq!(
         f(1, "help"),

@@ -72,7 +72,7 @@ fn messages_say_why() {
     let v: serde_json::Value = serde_json::from_str(&human.stdout).expect("json");
     let first = &v["findings"][0];
     // Issue 20: what happened, not "`-ngl` is not a member of `-fa`".
-    assert_eq!(first["message"], "`-fa` takes a value and would swallow `-ngl` as it");
+    assert_eq!(first["message"], "`-fa` takes a value and would swallow `-ngl`");
     assert!(
         first["help"].as_str().is_some_and(|h| h.starts_with(
             "`-ngl` (`--gpu-layers`) is read as its value and never set; `-fa` takes one of `on`, `true`, `1`, `off`, `false`, `0`, `auto`, `-1` in llama.cpp b4100 (`-fa [on|off|auto]`)"

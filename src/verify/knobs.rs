@@ -23,7 +23,7 @@ pub struct Named {
 /// A `--knob` that names no knob.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum KnobError {
-    #[error("`{name}` is a metric, not a knob: it is {which}")]
+    #[error("`{name}` is a metric, not a knob: {which}")]
     #[diagnostic(
         code(knobs::verify::knob),
         help("name the knob: `--knob FLAG`; its meters are read from the overlay")
@@ -56,9 +56,9 @@ pub fn resolve(
             if let Some(m) = crate::catalog::query::find_metric(catalog, k) {
                 let knobs: Vec<String> = sem.metered_by(&m.name).iter().map(|f| format!("`{f}`")).collect();
                 let which = if knobs.is_empty() {
-                    "no knob's meter in the overlay".to_string()
+                    "the overlay names no knob it meters".to_string()
                 } else {
-                    format!("the meter of {}", knobs.join(", "))
+                    format!("it is the meter of {}", knobs.join(", "))
                 };
                 return Err(KnobError::Metric { name: k.clone(), which });
             }
@@ -93,7 +93,7 @@ pub fn judge(
                 value: None,
                 default: None,
                 meters: Vec::new(),
-                why: format!("`{}` is not a flag of {build} (it is one of {} {tag})", n.flag, catalog.source.engine),
+                why: format!("`{}` is not a flag of {build} (it is a flag of {} {tag})", n.flag, catalog.source.engine),
                 left_out: None,
             },
             None => {

@@ -48,7 +48,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     out.push(Violation {
         rule: &RULE,
         span: *span,
-        message: format!("`{name}` takes a value and would swallow `{word}` as it"),
+        message: format!("`{name}` takes a value and would swallow `{word}`"),
         help: Some(format!("{what}; {}", give(name, flag, ctx))),
         fix: None,
     });
