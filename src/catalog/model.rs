@@ -6,8 +6,9 @@
 use serde::{Deserialize, Serialize};
 
 /// Bumped whenever a field changes meaning; readers refuse newer schemas
-/// and read every older one (schema 2 added fields with empty defaults).
-pub const SCHEMA_VERSION: u32 = 2;
+/// and read every older one (schema 2 added fields with empty defaults;
+/// schema 3 the engine-wide env keys, `[[env_key]]`).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// One catalogue file: a tagged build's flags and metrics, with provenance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,6 +20,10 @@ pub struct Catalog {
     pub flags: Vec<Flag>,
     #[serde(default, rename = "metric")]
     pub metrics: Vec<Metric>,
+    /// Env keys the engine reads for itself, not per flag (one table of
+    /// them, as vLLM's `envs.py`): an env file is judged against this set.
+    #[serde(default, rename = "env_key", skip_serializing_if = "Vec::is_empty")]
+    pub env_keys: Vec<EnvKey>,
     /// Look-up tables, built on first use; not part of the file.
     #[serde(skip)]
     index: IndexCell,
@@ -184,6 +189,23 @@ pub struct MembersFrom {
     pub closed: bool,
 }
 
+/// An env key the engine reads on its own (not the env form of a flag).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnvKey {
+    pub name: String,
+    /// The value used when the key is unset; empty when the source gives none.
+    #[serde(default)]
+    pub default: String,
+    /// The values it accepts, when the source lists them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
+    #[serde(default)]
+    pub help: String,
+    /// `path:line` of its declaration.
+    pub location: String,
+}
+
 /// The Prometheus type of a metric.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -234,6 +256,10 @@ impl Catalog {
             }
         }
         self.metrics.sort_by(|a, b| a.name.cmp(&b.name));
+        self.env_keys.sort_by(|a, b| a.name.cmp(&b.name));
+        // The oldest schema that holds what this catalogue holds, so that a
+        // catalogue with no engine-wide env keys reads in an older knobs.
+        self.schema = if self.env_keys.is_empty() { 2 } else { SCHEMA_VERSION };
         self.index = IndexCell::default();
     }
 
@@ -271,7 +297,7 @@ impl Catalog {
 
     /// A new catalogue (the index starts empty).
     pub fn new(source: Provenance, flags: Vec<Flag>, metrics: Vec<Metric>) -> Catalog {
-        Catalog { schema: SCHEMA_VERSION, source, flags, metrics, index: IndexCell::default() }
+        Catalog { schema: SCHEMA_VERSION, source, flags, metrics, env_keys: Vec::new(), index: IndexCell::default() }
     }
 
     pub fn enum_count(&self) -> usize {

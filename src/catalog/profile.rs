@@ -275,6 +275,14 @@ impl Profile {
         }
     }
 
+    /// Which files are read for the build `tag`. Today every tag reads
+    /// `extract`; a profile with eras (files that moved between versions)
+    /// answers here, so that sync and the history key a tag by the files
+    /// its era names.
+    pub fn extract_for(&self, _tag: &str) -> &ExtractSpec {
+        &self.extract
+    }
+
     /// How a command (by its basename) and the word after it run the engine.
     pub fn invocation(&self, command: &str, next: Option<&str>) -> Option<Invocation> {
         let c = self.commands.iter().find(|c| c.name == command)?;
