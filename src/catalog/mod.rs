@@ -3,6 +3,7 @@
 //! and how one is rendered for people.
 
 pub mod diff;
+pub mod history;
 pub mod model;
 pub mod profile;
 pub mod query;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::FileError;
 
+use super::history::{History, HistoryError, FILE_NAME as HISTORY};
 use super::model::{Catalog, SCHEMA_VERSION};
 use super::semantics::FILE_NAME as SEMANTICS;
 use super::tag::{compare_tags, same_tag};
@@ -31,8 +32,11 @@ pub enum StoreError {
         code(knobs::catalog::unknown_tag),
         help("run `knobs sync --tag TAG` to catalogue another version (it writes beside knobs.toml)")
     )]
-    #[error("no catalogue for {engine} {tag}; known: {}", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
-    UnknownTag { engine: String, tag: String, known: Vec<String> },
+    #[error("no catalogue for {engine} {tag}; known: {}", known_list(known, *count))]
+    UnknownTag { engine: String, tag: String, known: Vec<String>, count: usize },
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    History(#[from] HistoryError),
     #[diagnostic(
         code(knobs::catalog::empty),
         help("run `knobs sync --engine {engine} --repo URL --tag TAG` to catalogue a version")
@@ -40,6 +44,20 @@ pub enum StoreError {
     #[error("no catalogues for engine `{engine}` in {where_}")]
     Empty { engine: String, where_: String },
 }
+
+/// The tags a message lists: all of them, or the nearest of many.
+fn known_list(known: &[String], count: usize) -> String {
+    if known.is_empty() {
+        "none".to_string()
+    } else if count > known.len() {
+        format!("{} … ({count} tags catalogued; these are the nearest)", known.join(", "))
+    } else {
+        known.join(", ")
+    }
+}
+
+/// How many tags an unknown-tag message names at most.
+const NEAREST: usize = 8;
 
 /// One engine's catalogues from every source, oldest first.
 #[derive(Debug, Clone)]
@@ -57,6 +75,12 @@ pub struct Store {
     embedded: Vec<String>,
     /// The repositories synced catalogues came from (none: nothing synced).
     synced_repos: Vec<String>,
+    /// Every tag of a history (`history.json`): a synced one, else the
+    /// embedded one when nothing of another repository was synced. A
+    /// catalogue file of a tag wins over the history's.
+    history: Option<History>,
+    /// True when the history is the one embedded in knobs.
+    history_embedded: bool,
 }
 
 /// Parses catalogue text; schemas up to this knobs' are read.
@@ -101,12 +125,17 @@ impl Store {
         let mut catalogs: Vec<Catalog> = Vec::new();
         let mut synced: Vec<(String, String)> = Vec::new();
         let mut origins = vec!["the embedded catalogues".to_string()];
+        let mut embedded_history = None;
+        let mut history: Option<History> = None;
         if let Some(dir) = crate::embedded::CATALOGS.get_dir(engine) {
             for file in dir.files() {
                 let name = file.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 if is_catalogue(&name) {
                     let text = file.contents_utf8().unwrap_or("");
                     catalogs.push(parse(&Path::new("catalog").join(file.path()), text)?);
+                } else if name == HISTORY {
+                    let text = file.contents_utf8().unwrap_or("");
+                    embedded_history = Some(History::parse(&Path::new("catalog").join(file.path()), text)?);
                 }
             }
         }
@@ -118,6 +147,17 @@ impl Store {
                 Err(e) => return Err(StoreError::Read { path: folder, message: e.to_string() }),
             };
             origins.push(dir.display().to_string());
+            let synced_history = folder.join(HISTORY);
+            if synced_history.is_file() {
+                let text = crate::confine::read_to_string(dir, &synced_history, crate::bounded::CONFIG)
+                    .map_err(|e| StoreError::Read { path: synced_history.clone(), message: e.to_string() })?;
+                let h = History::parse(&synced_history, &text)?;
+                // A later folder's history wins, as its catalogues do.
+                if h.engine == engine {
+                    synced.push((String::new(), h.repo.clone()));
+                    history = Some(h);
+                }
+            }
             let mut paths: Vec<PathBuf> = entries
                 .filter_map(Result::ok)
                 .map(|e| e.path())
@@ -152,7 +192,7 @@ impl Store {
         }
         catalogs.retain(|c| c.source.engine == engine);
         catalogs.sort_by(|a, b| compare_tags(&a.source.tag, &b.source.tag));
-        let is_synced = |c: &Catalog| synced.iter().any(|(tag, _)| *tag == c.source.tag);
+        let is_synced = |c: &Catalog| synced.iter().any(|(tag, _)| !tag.is_empty() && *tag == c.source.tag);
         let embedded: Vec<String> = catalogs.iter().filter(|c| !is_synced(c)).map(|c| c.source.tag.clone()).collect();
         let mut synced_repos: Vec<String> = synced.into_iter().map(|(_, repo)| repo).collect();
         synced_repos.sort();
@@ -170,7 +210,13 @@ impl Store {
                 with
             })
             .collect();
-        Ok(Store { catalogs, origin: origins.join(" and "), aside, embedded, synced_repos })
+        // The embedded history, like the embedded catalogues, only beside
+        // what was synced from its own repository.
+        let history_embedded = history.is_none();
+        let history =
+            history.or_else(|| embedded_history.filter(|h| synced_repos.is_empty() || synced_repos.contains(&h.repo)));
+        let history_embedded = history_embedded && history.is_some();
+        Ok(Store { catalogs, origin: origins.join(" and "), aside, embedded, synced_repos, history, history_embedded })
     }
 
     /// The versions a command judging against `pinned` reads beside it: the
@@ -182,10 +228,29 @@ impl Store {
             .map_or(self.catalogs.as_slice(), Vec::as_slice)
     }
 
+    /// The engine's history, when one is synced or embedded.
+    pub fn history(&self) -> Option<&History> {
+        self.history.as_ref()
+    }
+
+    /// True when the history in use is the one embedded in knobs.
+    pub fn history_is_embedded(&self) -> bool {
+        self.history_embedded
+    }
+
     /// True when `c` is a catalogue embedded in knobs (not synced).
     pub fn is_embedded(&self, c: &Catalog) -> bool {
         // A synced catalogue replaces the embedded one of its tag, so the tag says.
-        self.embedded.contains(&c.source.tag)
+        if self.embedded.contains(&c.source.tag) {
+            return true;
+        }
+        self.history_embedded && !self.catalogs.iter().any(|own| same_tag(&own.source.tag, &c.source.tag))
+    }
+
+    /// True when `c` was materialised from the history (no catalogue file
+    /// of its own tag is in use).
+    pub fn from_history(&self, c: &Catalog) -> bool {
+        self.history.as_ref().is_some_and(|h| h.catalog(&c.source.tag).is_some_and(|own| std::ptr::eq(own, c)))
     }
 
     /// True when `c` is an embedded catalogue of another repository than
@@ -244,9 +309,20 @@ impl Store {
         tags
     }
 
-    /// The tags catalogued, oldest first.
+    /// The tags catalogued (files and history), oldest first.
     pub fn tags(&self) -> Vec<String> {
-        self.catalogs.iter().map(|c| c.source.tag.clone()).collect()
+        let mut tags: Vec<String> = self.catalogs.iter().map(|c| c.source.tag.clone()).collect();
+        if let Some(h) = &self.history {
+            tags.extend(
+                h.tags
+                    .iter()
+                    .filter(|t| !tags.iter().any(|own| same_tag(own, &t.tag)))
+                    .map(|t| t.tag.clone())
+                    .collect::<Vec<_>>(),
+            );
+            tags.sort_by(|a, b| compare_tags(a, b));
+        }
+        tags
     }
 
     /// The catalogue at a tag (`v1.8.1` or `1.8.1`): one in use, else one
@@ -256,19 +332,53 @@ impl Store {
         self.catalogs
             .iter()
             .find(named)
+            .or_else(|| self.history.as_ref().and_then(|h| h.catalog(tag)))
             .or_else(|| self.aside.iter().flatten().filter(|c| self.is_foreign(c)).find(named))
             .ok_or_else(|| {
                 let mut known = self.tags();
                 known.extend(self.aside.iter().flatten().filter(|c| self.is_foreign(c)).map(|c| c.source.tag.clone()));
                 known.sort_by(|a, b| compare_tags(a, b));
                 known.dedup();
-                StoreError::UnknownTag { engine: engine.into(), tag: tag.into(), known }
+                let count = known.len();
+                if count > NEAREST {
+                    let at = known.partition_point(|k| compare_tags(k, tag).is_lt());
+                    let from = at.saturating_sub(NEAREST / 2).min(count - NEAREST);
+                    known = known[from..from + NEAREST].to_vec();
+                }
+                StoreError::UnknownTag { engine: engine.into(), tag: tag.into(), known, count }
             })
     }
 
-    /// The newest catalogue.
+    /// The catalogue a build of `tag` is judged by: its own, else the
+    /// history's nearest earlier tag (an untagged or uncatalogued build);
+    /// the second value is true when it is not the tag's own.
+    pub fn judged_by(&self, engine: &str, tag: &str) -> Result<(&Catalog, bool), StoreError> {
+        match self.get(engine, tag) {
+            Ok(c) => Ok((c, false)),
+            Err(e) => {
+                let Some(h) = &self.history else { return Err(e) };
+                let earlier = h.nearest_before(tag).and_then(|i| h.catalog_at(i));
+                let file = self.catalogs.iter().rev().find(|c| compare_tags(&c.source.tag, tag).is_le());
+                match (earlier, file) {
+                    (Some(a), Some(b)) if compare_tags(&b.source.tag, &a.source.tag).is_gt() => Ok((b, true)),
+                    (Some(a), _) => Ok((a, true)),
+                    (None, Some(b)) => Ok((b, true)),
+                    (None, None) => Err(e),
+                }
+            }
+        }
+    }
+
+    /// The newest catalogue (of the files and the history).
     pub fn newest(&self, engine: &str) -> Result<&Catalog, StoreError> {
-        self.catalogs.last().ok_or_else(|| StoreError::Empty { engine: engine.into(), where_: self.origin.clone() })
+        let file = self.catalogs.last();
+        let history = self.history.as_ref().and_then(|h| h.catalog_at(h.tags.len().checked_sub(1)?));
+        match (file, history) {
+            (Some(f), Some(h)) if compare_tags(&h.source.tag, &f.source.tag).is_gt() => Ok(h),
+            (Some(f), _) => Ok(f),
+            (None, Some(h)) => Ok(h),
+            (None, None) => Err(StoreError::Empty { engine: engine.into(), where_: self.origin.clone() }),
+        }
     }
 
     /// The tag given, else the newest.
@@ -335,5 +445,42 @@ mod tests {
         let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
         assert_eq!(store.tags(), ["v1.0.13", "v1.8.1"]);
         assert!(store.mark(store.get("radiance", "v1.0.13").expect("v1.0.13")).is_none());
+    }
+
+    #[test]
+    fn a_history_adds_every_tag_it_holds_and_judges_an_uncatalogued_one_by_the_nearest_earlier() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path().join("radiance");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let embedded = Store::embedded("radiance").expect("embedded");
+        let base = embedded.get("radiance", "v1.8.1").expect("v1.8.1").clone();
+        let mut h = History::new("radiance", &base.source.repo);
+        for (i, tag) in ["v1.9.0", "v1.9.1", "v1.9.2", "v1.9.3", "v1.9.4", "v1.9.5", "v1.9.6", "v1.9.7", "v2.0.0"]
+            .iter()
+            .enumerate()
+        {
+            let mut c = base.clone();
+            c.source.tag = tag.to_string();
+            if i == 8 {
+                c.flags.retain(|f| f.name != "--port");
+            }
+            h.add(if i == 8 { "two" } else { "one" }, &c);
+        }
+        std::fs::write(dir.join(HISTORY), h.to_json().expect("json")).expect("write");
+        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
+        assert!(store.history().is_some() && !store.history_is_embedded());
+        assert_eq!(store.tags().len(), 11, "two embedded files and nine tags of the history");
+        assert_eq!(store.newest("radiance").expect("newest").source.tag, "v2.0.0");
+        assert!(store.get("radiance", "v2.0.0").expect("v2.0.0").flag("--port").is_none());
+        assert!(store.get("radiance", "1.9.3").expect("v1.9.3").flag("--port").is_some());
+        let (c, nearest) = store.judged_by("radiance", "v1.9.7-12-gabc").expect("judged");
+        assert_eq!((c.source.tag.as_str(), nearest), ("v1.9.7", true));
+        let (c, nearest) = store.judged_by("radiance", "v1.8.1").expect("own");
+        assert_eq!((c.source.tag.as_str(), nearest), ("v1.8.1", false));
+        assert!(store.from_history(store.get("radiance", "v1.9.0").expect("v1.9.0")));
+        assert!(!store.from_history(c));
+        let err = store.get("radiance", "v1.9.55").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err.contains("(11 tags catalogued; these are the nearest)"), "{err}");
+        assert!(err.contains("v1.9.5, v1.9.6") && !err.contains("v1.0.13"), "{err}");
     }
 }

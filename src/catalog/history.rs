@@ -1,0 +1,699 @@
+//! An engine's history: every catalogued tag at once, stored compactly.
+//!
+//! Tags share most of their source, so a history keeps each distinct flag
+//! and metric record once (its declaring line aside), each distinct source
+//! state once (which records it holds, at which lines), and each tag as a
+//! pointer to a state. A state is keyed by the blobs it was read from, so a
+//! sync extracts a blob set once however many tags hold it. A catalogue of
+//! one tag is materialised on demand and kept; the questions that span tags
+//! (since when, until when) are answered from the records' tag runs.
+//!
+//! The file is `<dir>/<engine>/history.json` beside synced catalogues, or
+//! `catalog/<engine>/history.json` embedded in knobs (facts only: no help
+//! texts).
+
+use std::ops::RangeInclusive;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use super::model::{Catalog, EnvKey, Flag, Metric, Provenance};
+use super::tag::{compare_tags, same_tag};
+use crate::diag::FileError;
+
+/// The history file's name inside an engine's catalogue folder.
+pub const FILE_NAME: &str = "history.json";
+
+/// Bumped whenever the history format changes meaning; newer ones are refused.
+pub const HISTORY_SCHEMA: u32 = 1;
+
+/// Every catalogued tag of one engine from one repository.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct History {
+    pub schema: u32,
+    pub engine: String,
+    pub repo: String,
+    pub knobs_version: String,
+    /// True when help texts were left out (the embedded history holds facts only).
+    #[serde(default)]
+    pub facts_only: bool,
+    /// Oldest first.
+    pub tags: Vec<TagEntry>,
+    pub states: Vec<State>,
+    /// Distinct flag records; `location` holds the path only (the line is the state's).
+    pub flags: Vec<Flag>,
+    pub metrics: Vec<Metric>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env_keys: Vec<EnvKey>,
+    #[serde(skip)]
+    derived: Derived,
+}
+
+/// One tag: its commit and the state of the source it holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TagEntry {
+    pub tag: String,
+    pub commit: String,
+    pub state: u32,
+}
+
+/// One distinct source state: the records it holds, each with the lines it
+/// was declared at (`[record, line, members line]`; 0 when none).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    /// What the state was read from (the blobs' ids), so that a tag with the
+    /// same blobs is not extracted again.
+    pub key: String,
+    pub flags: Vec<[u32; 3]>,
+    pub metrics: Vec<[u32; 2]>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env_keys: Vec<[u32; 2]>,
+}
+
+/// A run of consecutive tags (indices into `tags`, inclusive) that hold one record.
+pub type Run = RangeInclusive<usize>;
+
+/// What a history derives on first use: catalogues per state, tag runs per
+/// record, spellings to records. Never part of the file.
+#[derive(Debug, Default)]
+struct Derived {
+    catalogs: OnceLock<Vec<OnceLock<Catalog>>>,
+    flag_runs: OnceLock<Vec<Vec<Run>>>,
+    metric_runs: OnceLock<Vec<Vec<Run>>>,
+    env_runs: OnceLock<Vec<Vec<Run>>>,
+    spellings: OnceLock<FxHashMap<String, Vec<u32>>>,
+}
+
+impl Clone for Derived {
+    fn clone(&self) -> Self {
+        Derived::default()
+    }
+}
+
+/// Why a history file cannot be used.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum HistoryError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    File(Box<FileError>),
+}
+
+/// The byte offset of a 1-based line and column (serde_json's), clamped.
+fn offset(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    (start + column.saturating_sub(1)).min(text.len())
+}
+
+/// `path:line` split into the path and the line (0 when there is none).
+fn split_location(location: &str) -> (&str, u32) {
+    match location.rsplit_once(':') {
+        Some((path, line)) if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) => {
+            (path, line.parse().unwrap_or(0))
+        }
+        _ => (location, 0),
+    }
+}
+
+fn join_location(path: &str, line: u32) -> String {
+    if line == 0 {
+        path.to_string()
+    } else {
+        format!("{path}:{line}")
+    }
+}
+
+/// Records interned by their content, lines left out.
+struct Interner<'h, T> {
+    records: &'h mut Vec<T>,
+    seen: FxHashMap<String, u32>,
+}
+
+impl<'h, T: Serialize> Interner<'h, T> {
+    fn new(records: &'h mut Vec<T>) -> Self {
+        let seen = records
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| Some((serde_json::to_string(r).ok()?, u32::try_from(i).ok()?)))
+            .collect();
+        Interner { records, seen }
+    }
+
+    fn id(&mut self, record: T) -> u32 {
+        let key = serde_json::to_string(&record).unwrap_or_default();
+        if let Some(id) = self.seen.get(&key) {
+            return *id;
+        }
+        let id = u32::try_from(self.records.len()).unwrap_or(u32::MAX);
+        self.records.push(record);
+        self.seen.insert(key, id);
+        id
+    }
+}
+
+impl History {
+    /// An empty history of `engine` from `repo`.
+    pub fn new(engine: &str, repo: &str) -> History {
+        History {
+            schema: HISTORY_SCHEMA,
+            engine: engine.to_string(),
+            repo: repo.to_string(),
+            knobs_version: env!("CARGO_PKG_VERSION").to_string(),
+            facts_only: false,
+            tags: Vec::new(),
+            states: Vec::new(),
+            flags: Vec::new(),
+            metrics: Vec::new(),
+            env_keys: Vec::new(),
+            derived: Derived::default(),
+        }
+    }
+
+    /// Parses a history file; `path` names it in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<History, HistoryError> {
+        #[derive(Deserialize)]
+        struct Head {
+            schema: u32,
+        }
+        let invalid = |e: serde_json::Error| {
+            let at = offset(text, e.line(), e.column());
+            HistoryError::File(Box::new(FileError::new(
+                path,
+                text,
+                Some(at..at),
+                format!("{} is not a valid history", path.display()),
+                &e.to_string(),
+            )))
+        };
+        let head: Head = serde_json::from_str(text).map_err(invalid)?;
+        if head.schema > HISTORY_SCHEMA {
+            let at = text.find("\"schema\"").unwrap_or(0);
+            return Err(HistoryError::File(Box::new(
+                FileError::new(
+                    path,
+                    text,
+                    Some(at..at + 8),
+                    format!("history {} has schema {}", path.display(), head.schema),
+                    &format!("this knobs reads history schema {HISTORY_SCHEMA} and older"),
+                )
+                .with_help("upgrade knobs, or sync the history again with this one"),
+            )));
+        }
+        let h: History = serde_json::from_str(text).map_err(invalid)?;
+        h.check().map_err(|message| {
+            HistoryError::File(Box::new(FileError::new(
+                path,
+                text,
+                None,
+                format!("{} is not a valid history", path.display()),
+                &message,
+            )))
+        })?;
+        Ok(h)
+    }
+
+    /// Every index in range, so that nothing later indexes out of bounds.
+    fn check(&self) -> Result<(), String> {
+        let (states, flags, metrics, env) =
+            (self.states.len(), self.flags.len(), self.metrics.len(), self.env_keys.len());
+        for t in &self.tags {
+            if t.state as usize >= states {
+                return Err(format!("tag {} points at state {}, of {states}", t.tag, t.state));
+            }
+        }
+        for (i, s) in self.states.iter().enumerate() {
+            let bad = s.flags.iter().any(|[r, ..]| *r as usize >= flags)
+                || s.metrics.iter().any(|[r, _]| *r as usize >= metrics)
+                || s.env_keys.iter().any(|[r, _]| *r as usize >= env);
+            if bad {
+                return Err(format!("state {i} names a record that is not there"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The history as JSON, one object (compact: it is read by knobs, and
+    /// `catalog show TAG` prints any tag of it for people).
+    pub fn to_json(&self) -> Result<String, serde_json::Error> {
+        serde_json::to_string(self)
+    }
+
+    /// The state a blob key was extracted to before, if any.
+    pub fn state_for_key(&self, key: &str) -> Option<u32> {
+        self.states.iter().position(|s| s.key == key).and_then(|i| u32::try_from(i).ok())
+    }
+
+    /// True when the tag is in the history.
+    pub fn has(&self, tag: &str) -> bool {
+        self.index(tag).is_some()
+    }
+
+    /// Adds `catalog` (one tag's extraction, read from the blobs `key`):
+    /// its records interned, its state shared with any tag of the same
+    /// key, the tag list kept in order. A tag already present is replaced.
+    pub fn add(&mut self, key: &str, catalog: &Catalog) {
+        let state = match self.state_for_key(key) {
+            Some(s) => s,
+            None => self.intern(key, catalog),
+        };
+        self.point(&catalog.source.tag, &catalog.source.commit, state);
+    }
+
+    /// Adds a tag whose blobs are those of a state already held.
+    pub fn add_same(&mut self, tag: &str, commit: &str, state: u32) {
+        self.point(tag, commit, state);
+    }
+
+    fn point(&mut self, tag: &str, commit: &str, state: u32) {
+        self.tags.retain(|t| !same_tag(&t.tag, tag));
+        let at = self.tags.partition_point(|t| compare_tags(&t.tag, tag).is_lt());
+        self.tags.insert(at, TagEntry { tag: tag.to_string(), commit: commit.to_string(), state });
+        self.derived = Derived::default();
+    }
+
+    fn intern(&mut self, key: &str, c: &Catalog) -> u32 {
+        let mut state = State { key: key.to_string(), ..State::default() };
+        let mut flags = Interner::new(&mut self.flags);
+        for f in &c.flags {
+            let mut record = f.clone();
+            let (path, line) = split_location(&f.location);
+            record.location = path.to_string();
+            let mut members_line = 0;
+            if let Some(m) = &mut record.members_from {
+                let (p, l) = split_location(&m.location);
+                members_line = l;
+                m.location = p.to_string();
+            }
+            state.flags.push([flags.id(record), line, members_line]);
+        }
+        let mut metrics = Interner::new(&mut self.metrics);
+        for m in &c.metrics {
+            let mut record = m.clone();
+            let (path, line) = split_location(&m.location);
+            record.location = path.to_string();
+            state.metrics.push([metrics.id(record), line]);
+        }
+        let mut env = Interner::new(&mut self.env_keys);
+        for k in &c.env_keys {
+            let mut record = k.clone();
+            let (path, line) = split_location(&k.location);
+            record.location = path.to_string();
+            state.env_keys.push([env.id(record), line]);
+        }
+        self.states.push(state);
+        u32::try_from(self.states.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    /// Drops every help text, then the records that became the same: what
+    /// may be embedded in knobs (names, kinds, members, defaults, env keys,
+    /// scopes and spans are facts; help texts are the engine's sentences).
+    pub fn facts_only(&self) -> History {
+        let mut out = History::new(&self.engine, &self.repo);
+        out.facts_only = true;
+        let mut flags = Interner::new(&mut out.flags);
+        let flag_ids: Vec<u32> = self
+            .flags
+            .iter()
+            .map(|f| {
+                let mut f = f.clone();
+                f.help.clear();
+                flags.id(f)
+            })
+            .collect();
+        let mut metrics = Interner::new(&mut out.metrics);
+        let metric_ids: Vec<u32> = self
+            .metrics
+            .iter()
+            .map(|m| {
+                let mut m = m.clone();
+                m.help.clear();
+                metrics.id(m)
+            })
+            .collect();
+        let mut env = Interner::new(&mut out.env_keys);
+        let env_ids: Vec<u32> = self
+            .env_keys
+            .iter()
+            .map(|k| {
+                let mut k = k.clone();
+                k.help.clear();
+                env.id(k)
+            })
+            .collect();
+        let remap = |ids: &[u32], r: u32| ids.get(r as usize).copied().unwrap_or(r);
+        out.states = self
+            .states
+            .iter()
+            .map(|s| State {
+                key: s.key.clone(),
+                flags: s.flags.iter().map(|[r, l, m]| [remap(&flag_ids, *r), *l, *m]).collect(),
+                metrics: s.metrics.iter().map(|[r, l]| [remap(&metric_ids, *r), *l]).collect(),
+                env_keys: s.env_keys.iter().map(|[r, l]| [remap(&env_ids, *r), *l]).collect(),
+            })
+            .collect();
+        out.tags = self.tags.clone();
+        out
+    }
+
+    /// The position of a tag (`1.8.1` names `v1.8.1`).
+    pub fn index(&self, tag: &str) -> Option<usize> {
+        self.tags.iter().position(|t| same_tag(&t.tag, tag))
+    }
+
+    /// The newest tag at or before `tag` in tag order: the build an untagged
+    /// or uncatalogued version is judged by.
+    pub fn nearest_before(&self, tag: &str) -> Option<usize> {
+        let after = self.tags.partition_point(|t| compare_tags(&t.tag, tag).is_le());
+        after.checked_sub(1)
+    }
+
+    /// The tags nearest to `tag` on each side, `n` in all, for a message
+    /// about a tag the history lacks.
+    pub fn nearest(&self, tag: &str, n: usize) -> Vec<&str> {
+        let at = self.tags.partition_point(|t| compare_tags(&t.tag, tag).is_lt());
+        let from = at.saturating_sub(n / 2);
+        let to = (from + n).min(self.tags.len());
+        let from = to.saturating_sub(n);
+        self.tags[from..to].iter().map(|t| t.tag.as_str()).collect()
+    }
+
+    /// The catalogue of the tag at `index`, materialised once.
+    pub fn catalog_at(&self, index: usize) -> Option<&Catalog> {
+        let entry = self.tags.get(index)?;
+        let cells = self.derived.catalogs.get_or_init(|| self.tags.iter().map(|_| OnceLock::new()).collect());
+        Some(cells.get(index)?.get_or_init(|| self.materialise(entry)))
+    }
+
+    /// The catalogue of a tag, if the history holds it.
+    pub fn catalog(&self, tag: &str) -> Option<&Catalog> {
+        self.catalog_at(self.index(tag)?)
+    }
+
+    fn materialise(&self, entry: &TagEntry) -> Catalog {
+        let state = self.states.get(entry.state as usize).cloned().unwrap_or_default();
+        let flags = state
+            .flags
+            .iter()
+            .filter_map(|[r, line, members_line]| {
+                let mut f = self.flags.get(*r as usize)?.clone();
+                f.location = join_location(&f.location, *line);
+                if let Some(m) = &mut f.members_from {
+                    m.location = join_location(&m.location, *members_line);
+                }
+                Some(f)
+            })
+            .collect();
+        let metrics = state
+            .metrics
+            .iter()
+            .filter_map(|[r, line]| {
+                let mut m = self.metrics.get(*r as usize)?.clone();
+                m.location = join_location(&m.location, *line);
+                Some(m)
+            })
+            .collect();
+        let mut c = Catalog::new(
+            Provenance {
+                engine: self.engine.clone(),
+                repo: self.repo.clone(),
+                tag: entry.tag.clone(),
+                commit: entry.commit.clone(),
+                knobs_version: self.knobs_version.clone(),
+            },
+            flags,
+            metrics,
+        );
+        c.env_keys = state
+            .env_keys
+            .iter()
+            .filter_map(|[r, line]| {
+                let mut k = self.env_keys.get(*r as usize)?.clone();
+                k.location = join_location(&k.location, *line);
+                Some(k)
+            })
+            .collect();
+        c.normalise();
+        c
+    }
+
+    /// For each record, the runs of consecutive tags holding it.
+    fn runs<'a>(
+        &'a self,
+        cell: &'a OnceLock<Vec<Vec<Run>>>,
+        len: usize,
+        ids: impl Fn(&State) -> Vec<u32>,
+    ) -> &'a [Vec<Run>] {
+        cell.get_or_init(|| {
+            let per_state: Vec<Vec<u32>> = self.states.iter().map(&ids).collect();
+            let mut runs: Vec<Vec<Run>> = vec![Vec::new(); len];
+            for (i, t) in self.tags.iter().enumerate() {
+                for r in per_state.get(t.state as usize).map(Vec::as_slice).unwrap_or_default() {
+                    let Some(list) = runs.get_mut(*r as usize) else { continue };
+                    match list.last_mut() {
+                        Some(last) if *last.end() + 1 == i => *last = *last.start()..=i,
+                        _ => list.push(i..=i),
+                    }
+                }
+            }
+            runs
+        })
+    }
+
+    fn flag_runs(&self) -> &[Vec<Run>] {
+        self.runs(&self.derived.flag_runs, self.flags.len(), |s| s.flags.iter().map(|[r, ..]| *r).collect())
+    }
+
+    fn metric_runs(&self) -> &[Vec<Run>] {
+        self.runs(&self.derived.metric_runs, self.metrics.len(), |s| s.metrics.iter().map(|[r, _]| *r).collect())
+    }
+
+    fn env_runs(&self) -> &[Vec<Run>] {
+        self.runs(&self.derived.env_runs, self.env_keys.len(), |s| s.env_keys.iter().map(|[r, _]| *r).collect())
+    }
+
+    /// Every flag record with `spelling` (name, alias or negated form) and
+    /// the runs of tags holding it, oldest first.
+    pub fn flag_spans(&self, spelling: &str) -> Vec<(&Flag, &[Run])> {
+        let index = self.derived.spellings.get_or_init(|| {
+            let mut m: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+            for (i, f) in self.flags.iter().enumerate() {
+                let Ok(i) = u32::try_from(i) else { continue };
+                for s in f.spellings() {
+                    let ids = m.entry(s.to_string()).or_default();
+                    if !ids.contains(&i) {
+                        ids.push(i);
+                    }
+                }
+            }
+            m
+        });
+        let runs = self.flag_runs();
+        let mut out: Vec<(&Flag, &[Run])> = index
+            .get(spelling)
+            .into_iter()
+            .flatten()
+            .filter_map(|i| Some((self.flags.get(*i as usize)?, runs.get(*i as usize)?.as_slice())))
+            .filter(|(_, r)| !r.is_empty())
+            .collect();
+        out.sort_by_key(|(_, r)| r.first().map_or(usize::MAX, |x| *x.start()));
+        out
+    }
+
+    /// The tag runs in which any record of a flag spelled so exists, merged.
+    pub fn flag_presence(&self, spelling: &str) -> Vec<Run> {
+        merge(self.flag_spans(spelling).into_iter().flat_map(|(_, r)| r.iter().cloned()))
+    }
+
+    /// Every record of metric `name` and its runs, oldest first.
+    pub fn metric_spans(&self, name: &str) -> Vec<(&Metric, &[Run])> {
+        let runs = self.metric_runs();
+        let mut out: Vec<(&Metric, &[Run])> = self
+            .metrics
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.name == name)
+            .filter_map(|(i, m)| Some((m, runs.get(i)?.as_slice())))
+            .filter(|(_, r)| !r.is_empty())
+            .collect();
+        out.sort_by_key(|(_, r)| r.first().map_or(usize::MAX, |x| *x.start()));
+        out
+    }
+
+    /// Every record of engine-wide env key `name` and its runs, oldest first.
+    pub fn env_key_spans(&self, name: &str) -> Vec<(&EnvKey, &[Run])> {
+        let runs = self.env_runs();
+        let mut out: Vec<(&EnvKey, &[Run])> = self
+            .env_keys
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.name == name)
+            .filter_map(|(i, k)| Some((k, runs.get(i)?.as_slice())))
+            .filter(|(_, r)| !r.is_empty())
+            .collect();
+        out.sort_by_key(|(_, r)| r.first().map_or(usize::MAX, |x| *x.start()));
+        out
+    }
+
+    /// The tag at an index.
+    pub fn tag(&self, index: usize) -> Option<&str> {
+        self.tags.get(index).map(|t| t.tag.as_str())
+    }
+
+    /// A run as people read it: `b4000–b4500`, `b4000–` when it reaches
+    /// the newest tag, `b4000` for one tag.
+    pub fn span_label(&self, run: &Run) -> String {
+        let (from, to) = (self.tag(*run.start()).unwrap_or("?"), self.tag(*run.end()).unwrap_or("?"));
+        if *run.end() + 1 == self.tags.len() {
+            format!("{from}–")
+        } else if run.start() == run.end() {
+            from.to_string()
+        } else {
+            format!("{from}–{to}")
+        }
+    }
+}
+
+/// Runs merged where they touch or overlap, in order.
+pub fn merge(runs: impl Iterator<Item = Run>) -> Vec<Run> {
+    let mut all: Vec<Run> = runs.collect();
+    all.sort_by_key(|r| *r.start());
+    let mut out: Vec<Run> = Vec::new();
+    for r in all {
+        match out.last_mut() {
+            Some(last) if *r.start() <= *last.end() + 1 => *last = *last.start()..=(*last.end()).max(*r.end()),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::model::Kind;
+
+    fn flag(name: &str, kind: Kind, members: &[&str], line: u32) -> Flag {
+        Flag {
+            name: name.into(),
+            aliases: Vec::new(),
+            metavar: String::new(),
+            kind,
+            default: String::new(),
+            auto_means: None,
+            members: members.iter().map(|m| m.to_string()).collect(),
+            members_from: None,
+            help: format!("help of {name}"),
+            location: format!("core/config.cpp:{line}"),
+            negated: Vec::new(),
+            env: Vec::new(),
+            scopes: Vec::new(),
+            excludes: Vec::new(),
+            removed: None,
+            arity: None,
+            list: false,
+        }
+    }
+
+    fn catalog(tag: &str, flags: Vec<Flag>) -> Catalog {
+        let mut c = Catalog::new(
+            Provenance {
+                engine: "e".into(),
+                repo: "r".into(),
+                tag: tag.into(),
+                commit: format!("{tag}-commit"),
+                knobs_version: "0".into(),
+            },
+            flags,
+            Vec::new(),
+        );
+        c.normalise();
+        c
+    }
+
+    /// Three builds: `--mode` gains a member in b3, `--old` goes in b3 and
+    /// `--new` comes; b2 has b1's blobs (the same key).
+    fn three() -> History {
+        let mut h = History::new("e", "r");
+        let b1 = catalog("b1", vec![flag("--mode", Kind::Enum, &["a", "b"], 10), flag("--old", Kind::Switch, &[], 20)]);
+        h.add("k1", &b1);
+        let b3 =
+            catalog("b3", vec![flag("--mode", Kind::Enum, &["a", "b", "c"], 12), flag("--new", Kind::Int, &[], 30)]);
+        h.add("k3", &b3);
+        let s = h.state_for_key("k1").expect("k1 is held");
+        h.add_same("b2", "b2-commit", s);
+        h
+    }
+
+    #[test]
+    fn tags_share_states_and_records_keep_their_lines_apart() {
+        let h = three();
+        assert_eq!(h.tags.iter().map(|t| t.tag.as_str()).collect::<Vec<_>>(), ["b1", "b2", "b3"]);
+        assert_eq!(h.states.len(), 2, "b2 points at b1's state");
+        assert_eq!(h.flags.len(), 4, "--mode twice (members differ), --old, --new");
+        let b3 = h.catalog("b3").expect("b3");
+        assert_eq!(b3.flag("--mode").map(|f| f.location.as_str()), Some("core/config.cpp:12"));
+        assert_eq!(b3.flag("--mode").map(|f| f.members.len()), Some(3));
+        assert!(b3.flag("--old").is_none());
+        let b2 = h.catalog("b2").expect("b2");
+        assert_eq!(b2.source.commit, "b2-commit");
+        assert_eq!(b2.flag("--old").map(|f| f.location.as_str()), Some("core/config.cpp:20"));
+    }
+
+    #[test]
+    fn spans_say_since_and_until_when() {
+        let h = three();
+        let spans = h.flag_spans("--mode");
+        assert_eq!(spans.len(), 2);
+        assert_eq!(spans[0].1, [0..=1]);
+        assert_eq!(spans[1].0.members, ["a", "b", "c"]);
+        assert_eq!(h.span_label(&spans[1].1[0]), "b3–");
+        assert_eq!(h.span_label(&h.flag_presence("--old")[0]), "b1–b2");
+        assert_eq!(h.flag_presence("--mode"), [0..=2]);
+        assert!(h.flag_presence("--nothing").is_empty());
+    }
+
+    #[test]
+    fn the_nearest_earlier_tag_judges_an_uncatalogued_one() {
+        let h = three();
+        assert_eq!(h.nearest_before("b2").and_then(|i| h.tag(i)), Some("b2"));
+        assert_eq!(h.nearest_before("b2.5").and_then(|i| h.tag(i)), Some("b2"));
+        assert_eq!(h.nearest_before("b9").and_then(|i| h.tag(i)), Some("b3"));
+        assert_eq!(h.nearest_before("b0"), None);
+        assert_eq!(h.nearest("b2", 2), ["b1", "b2"]);
+    }
+
+    #[test]
+    fn a_file_round_trips_and_a_broken_one_is_refused() {
+        let h = three();
+        let text = h.to_json().expect("json");
+        let back = History::parse(Path::new("h.json"), &text).expect("parses");
+        assert_eq!(back.catalog("b3"), h.catalog("b3"));
+        let broken = text.replacen("\"state\":1", "\"state\":7", 1);
+        assert!(History::parse(Path::new("h.json"), &broken).is_err(), "a state out of range is refused");
+        let newer = text.replacen("\"schema\":1", "\"schema\":9", 1);
+        let err = History::parse(Path::new("h.json"), &newer).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err.contains("has schema 9"), "{err}");
+    }
+
+    #[test]
+    fn facts_only_drops_help_and_merges_what_became_the_same() {
+        let mut h = three();
+        // A later build that only rewords --new's help.
+        let mut b4 = h.catalog("b3").expect("b3").clone();
+        b4.source.tag = "b4".into();
+        if let Some(f) = b4.flags.iter_mut().find(|f| f.name == "--new") {
+            f.help = "reworded".into();
+        }
+        h.add("k4", &b4);
+        assert_eq!(h.flags.len(), 5);
+        let facts = h.facts_only();
+        assert!(facts.facts_only && facts.flags.iter().all(|f| f.help.is_empty()));
+        assert_eq!(facts.flags.len(), 4, "the reworded --new is the same fact");
+        assert_eq!(facts.flag_presence("--new"), [2..=3]);
+        assert_eq!(facts.catalog("b4").and_then(|c| c.flag("--new")).map(|f| f.kind), Some(Kind::Int));
+    }
+}
