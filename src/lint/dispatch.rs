@@ -23,7 +23,7 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
     let ctx = ScanCtx {
         commands: &settings.commands,
         takes_value: &tv,
-        argv: ArgvRules { dash_values: profile.argv.dash_values, positionals: profile.argv.positionals },
+        argv: ArgvRules::of(&profile.argv),
         metrics: &settings.metrics,
     };
     let mut out = Scan::default();

@@ -32,10 +32,7 @@ pub fn lint_file(
     if kind == FileKind::Env && !folder.env_argv.is_empty() {
         // `RADIANCE_ARGS="--a 1"` read by `radiance $RADIANCE_ARGS`: its words are the engine's argv.
         let tv = |name: &str| crate::catalog::query::flag(catalog, settings.profile, name).map(|f| f.values());
-        let argv = super::refs::ArgvRules {
-            dash_values: settings.profile.argv.dash_values,
-            positionals: settings.profile.argv.positionals,
-        };
+        let argv = super::refs::ArgvRules::of(&settings.profile.argv);
         super::scanners::shell::env_value_argv(&folder.env_argv, &tv, argv, &mut scan.refs);
     }
     // A deployment file's own engine image pins the version its argv is

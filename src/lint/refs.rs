@@ -35,6 +35,9 @@ pub struct Binary {
     /// The old name it is run by (`./main`), when the profile records a
     /// rename of it: its scope is the one the pinned build gives that name.
     pub renamed: Option<String>,
+    /// How many positional words it takes, when the profile says: a bare
+    /// word past them is refused.
+    pub positionals: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,12 +155,48 @@ pub struct Word<'s> {
 pub type TakesValue<'a> = &'a dyn Fn(&str) -> Option<usize>;
 
 /// How argv is read: from the engine's profile.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ArgvRules {
     /// A value may start with `-` (the next word is taken whatever it is).
     pub dash_values: bool,
     /// Bare words are the engine's positional arguments (else they are refused).
     pub positionals: bool,
+    /// `--opt.key value`: a key under `--opt`, which is the flag written.
+    pub dotted: bool,
+    /// The letters of the short options that take their value attached
+    /// (`-O3`), as a set of ASCII letters.
+    pub attached: u64,
+}
+
+impl ArgvRules {
+    /// The rules a profile's `[argv]` gives.
+    pub fn of(spec: &crate::catalog::profile::ArgvSpec) -> ArgvRules {
+        let attached = (spec.attached.iter())
+            .filter_map(|a| a.as_bytes().get(1).copied())
+            .filter_map(letter_bit)
+            .fold(0, |set, bit| set | bit);
+        ArgvRules { dash_values: spec.dash_values, positionals: spec.positionals, dotted: spec.dotted, attached }
+    }
+
+    /// `-O3` → (`-O`, `3`), `-O=3` → (`-O`, `3`): a short option of the
+    /// profile's `attached` with its value, and the value's offset in the word.
+    fn attached<'t>(&self, word: &'t str) -> Option<(&'t str, &'t str, usize)> {
+        let b = word.as_bytes();
+        if b.len() < 3 || b[0] != b'-' || b[1] == b'-' || letter_bit(b[1]).is_none_or(|bit| self.attached & bit == 0) {
+            return None;
+        }
+        let at = if b[2] == b'=' { 3 } else { 2 };
+        Some((&word[..2], &word[at..], at))
+    }
+}
+
+/// An ASCII letter's bit in a set of letters.
+fn letter_bit(c: u8) -> Option<u64> {
+    match c {
+        b'a'..=b'z' => Some(1 << (c - b'a')),
+        b'A'..=b'Z' => Some(1 << (26 + c - b'A')),
+        _ => None,
+    }
 }
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
@@ -226,6 +265,9 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
     // After an unknown option, or one that swallowed a dash word, the next
     // bare word is part of a finding already made.
     let mut quiet = false;
+    // Bare words taken as positional arguments so far, against the binary's limit.
+    let mut positional = 0usize;
+    let limit = binary.and_then(|b| b.positionals).filter(|_| rules.positionals);
     while i < words.len() {
         let w: &Word<'s> = words[i].borrow();
         i += 1;
@@ -235,8 +277,14 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
         }
         if !text.starts_with('-') || text == "-" || text.parse::<f64>().is_ok() {
             // A bare word an engine without positionals refuses (a literal
-            // one only: an expansion may be anything).
-            if !rules.positionals && !synopsis && !quiet && w.var.is_none() && !text.is_empty() {
+            // one only: an expansion may be anything), or one past the
+            // binary's positionals.
+            let mut past = false;
+            if let (Some(n), false, false) = (limit, quiet, text.is_empty()) {
+                past = positional >= n;
+                positional += 1;
+            }
+            if (past || !rules.positionals) && !synopsis && !quiet && w.var.is_none() && !text.is_empty() {
                 out.push(Ref::Stray {
                     word: text.to_string(),
                     span: span(w.start, w.end),
@@ -245,6 +293,46 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
                 });
             }
             quiet = false;
+            continue;
+        }
+        if let Some(key) = dotted_key(text, rules) {
+            // `--compilation-config.mode 3`: the flag is the part before the
+            // `.`; the value is a JSON key's, not the flag's, and is not judged.
+            let wspan = span(w.start, w.end);
+            let span = Span { end_line: wspan.line, end_col: wspan.col + key.chars().count(), ..wspan };
+            if !text.contains('=') && i < words.len() {
+                i += 1;
+            }
+            last = Some(text);
+            quiet = false;
+            out.push(Ref::Flag {
+                name: key.to_string(),
+                span,
+                value: None,
+                site: FlagSite::Argv,
+                binary: binary.cloned(),
+                joined: false,
+                gap: None,
+            });
+            continue;
+        }
+        if let Some((flag, value, at)) = rules.attached(text).filter(|_| lookup(i - 1, text).is_none()) {
+            // `-O3`: the option and its value in one word.
+            let wspan = span(w.start, w.end);
+            let span = Span { end_line: wspan.line, end_col: wspan.col + 2, ..wspan };
+            let vspan = Span { col: wspan.col + at, ..wspan };
+            let text = if w.var.is_some() { w.default.clone() } else { Some(value.to_string()) };
+            last = Some(flag);
+            quiet = false;
+            out.push(Ref::Flag {
+                name: flag.to_string(),
+                span,
+                value: Some(Value { text, span: vspan, var: w.var.clone() }),
+                site: FlagSite::Argv,
+                binary: binary.cloned(),
+                joined: true,
+                gap: None,
+            });
             continue;
         }
         if let Some((name, value)) = text.split_once('=').filter(|_| text.starts_with("--")) {
@@ -309,6 +397,18 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
     }
 }
 
+/// The option of a dotted JSON key (`--compilation-config.mode` →
+/// `--compilation-config`), where the profile reads such keys: a `.` in the
+/// option's name, before any `=`.
+fn dotted_key(text: &str, rules: ArgvRules) -> Option<&str> {
+    if !rules.dotted || !text.starts_with('-') || text.parse::<f64>().is_ok() {
+        return None;
+    }
+    let name = text.split('=').next().unwrap_or(text);
+    let (key, _) = name.split_once('.')?;
+    (key.len() > 1 && key != "--").then_some(key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,7 +430,7 @@ mod tests {
             "--help" => Some(0),
             _ => None,
         };
-        let rules = ArgvRules { dash_values, positionals: true };
+        let rules = ArgvRules { dash_values, positionals: true, ..ArgvRules::default() };
         let span = |_: usize, _: usize| Span::default();
         let mut out = Vec::new();
         let w = words(line);

@@ -96,7 +96,7 @@ pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
     let ctx = ScanCtx {
         commands: &commands,
         takes_value: &tv,
-        argv: ArgvRules { dash_values: false, positionals: true },
+        argv: ArgvRules { positionals: true, ..ArgvRules::default() },
         metrics: &metrics,
     };
     f(&ctx)
