@@ -23,6 +23,10 @@ pub enum FlagSite {
     /// Alone in an inline code span: judged only when it is a catalogue flag
     /// or a near miss of one.
     Loose,
+    /// A key of a file of options the engine reads (`--config FILE`).
+    Options,
+    /// A key of such a file set to a boolean false.
+    Dropped,
 }
 
 /// Which binary an argv belongs to, when the profile scopes options by binary.

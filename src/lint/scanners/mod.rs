@@ -10,7 +10,7 @@
 //! (`items`) and their judging (`argv`), the image/command/env shape of a
 //! container (`container`), `\`-continued lines (`continuation`), and the
 //! text of another script language rewritten as shell, places kept
-//! (`rewrite`).
+//! (`rewrite`); a YAML file of the engine's options (`options`).
 
 pub mod actions;
 mod argv;
@@ -29,6 +29,7 @@ pub mod llama_swap;
 pub mod makefile;
 pub mod markdown;
 pub mod metrics;
+pub mod options;
 pub mod powershell;
 pub mod procfile;
 pub mod prom_rules;
