@@ -4,7 +4,8 @@
 //! In a YAML file of options the engine reads (`--config FILE`), a key set
 //! to a boolean false is reported when the profile says the engine's reader
 //! passes no option for a false (`config_drops_false`): the option keeps its
-//! default, whatever the file says.
+//! default, whatever the file says. A false where the default is false
+//! already changes nothing and is not reported.
 //!
 //! ## Why is this bad?
 //! The file reads as if it turned the option off, and nothing warns when it
@@ -35,8 +36,13 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Ref::Flag { name, span, site: FlagSite::Dropped, .. } = s.r else { return };
     // An unknown key is invented-flag's finding.
     let (Some(flag), true) = (s.flag, ctx.profile.argv.config_drops_false) else { return };
+    // Dropping a false where the default is false changes nothing.
+    if matches!(flag.default.to_ascii_lowercase().as_str(), "false" | "0" | "no" | "off") {
+        return;
+    }
     let key = name.trim_start_matches('-');
-    let default = if flag.default.is_empty() { String::new() } else { format!(" (`{}`)", flag.default) };
+    let default =
+        if flag.default.is_empty() { " (set at start-up)".to_string() } else { format!(" (`{}`)", flag.default) };
     let help = match flag.negated.first() {
         Some(neg) => format!("to turn it off, write `{}: true`", neg.trim_start_matches('-')),
         None => "remove the line: the option is off unless it is given".to_string(),
