@@ -541,4 +541,41 @@ mod tests {
             None => Some(tag.to_string()),
         }
     }
+
+    /// vLLM's profile as data: the subcommands and the module, the image
+    /// tags (the OpenAI image and the ROCm builds' names), the argv keys.
+    #[test]
+    fn vllm_is_data() {
+        let p = builtin("vllm").expect("vllm");
+        assert_eq!(
+            p.invocation("vllm", Some("serve")),
+            Some(Invocation::Engine { scope: Some("serve".into()), words: 2 })
+        );
+        assert_eq!(p.invocation("vllm", Some("chat")), Some(Invocation::Foreign), "a client, its own options");
+        assert_eq!(p.invocation("vllm.entrypoints.openai.api_server", None), None, "a module is not a command word");
+        assert_eq!(
+            p.module_invocation("vllm.entrypoints.openai.api_server"),
+            Some(Invocation::Engine { scope: Some("serve".into()), words: 1 })
+        );
+        assert_eq!(p.module_invocation("http.server"), None);
+        assert_eq!(image_tag(&p, "v0.10.0").as_deref(), Some("v0.10.0"));
+        assert_eq!(image_tag(&p, "rocm6.3.1_vllm_0.8.5_20250521").as_deref(), Some("0.8.5"));
+        assert_eq!(image_tag(&p, "latest"), None);
+        assert_eq!(p.argv.positional_limits.get("vllm serve"), Some(&1));
+        assert_eq!(p.argv.attached, ["-O"]);
+        assert!(p.argv.dotted && p.argv.abbreviations && !p.argv.switch_values && p.argv.config_drops_false);
+        assert_eq!(
+            p.binaries_accepting(&["serve".into()], &[]),
+            ["vllm serve", "python -m vllm.entrypoints.openai.api_server"]
+        );
+        for other in ["radiance", "llama.cpp"] {
+            let a = &builtin(other).expect(other).argv;
+            assert!(!a.dotted && a.attached.is_empty() && !a.abbreviations && a.switch_values && a.config.is_none());
+            assert!(a.positional_limits.is_empty());
+        }
+        let bad = "name = \"x\"\n[argv]\nattached = [\"O\"]\n";
+        assert_eq!(Profile::parse(bad).err().as_deref(), Some("argv.attached `O` is not a short option such as `-O`"));
+        let bad = "name = \"x\"\n[argv]\nconfig = \"config\"\n";
+        assert_eq!(Profile::parse(bad).err().as_deref(), Some("argv.config must be an option, such as `--config`"));
+    }
 }

@@ -468,4 +468,36 @@ mod tests {
         super::flag(c, p, "--ctx_size").is_some()
             && super::flag(c, &profile::builtin("radiance").expect("r"), "--ctx_size").is_none()
     }
+
+    #[test]
+    fn a_unique_prefix_is_its_option_where_the_profile_says() {
+        let mut vllm = Profile::bare("v");
+        vllm.argv.abbreviations = true;
+        vllm.argv.underscores = true;
+        let plain = Profile::bare("r");
+        let mut c = Catalog::new(
+            crate::catalog::model::Provenance {
+                engine: "v".into(),
+                repo: String::new(),
+                tag: "1".into(),
+                commit: String::new(),
+                knobs_version: String::new(),
+            },
+            vec![
+                flag("--max-model-len", Kind::Int, "", &[], false),
+                flag("--max-num-seqs", Kind::Int, "", &[], false),
+                flag("--max-num-batched-tokens", Kind::Int, "", &[], false),
+            ],
+            Vec::new(),
+        );
+        c.normalise();
+        let name = |p: &Profile, w: &str| super::flag(&c, p, w).map(|f| f.name.clone());
+        assert_eq!(name(&vllm, "--max-model").as_deref(), Some("--max-model-len"));
+        assert_eq!(name(&vllm, "--max_model").as_deref(), Some("--max-model-len"), "underscores first");
+        assert_eq!(name(&vllm, "--max-num"), None, "ambiguous");
+        assert_eq!(abbreviated(&c, &vllm, "--max-num").len(), 2);
+        assert_eq!(name(&plain, "--max-model"), None, "a profile without abbreviations");
+        assert!(abbreviated(&c, &plain, "--max-num").is_empty());
+        assert!(abbreviated(&c, &vllm, "--max-num-seqs").is_empty(), "a whole name is no prefix");
+    }
 }

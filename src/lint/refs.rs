@@ -467,4 +467,54 @@ mod tests {
         assert_eq!(gaps("--help", false, false), [g("--help", None)]);
         assert_eq!(gaps("[OPTIONS] --policy", false, false), [g("--policy", None)]);
     }
+
+    /// (flag, value) of each flag reference and the stray words, read with `rules`.
+    fn read(line: &str, rules: ArgvRules, binary: Option<Binary>) -> Vec<String> {
+        let tv = |n: &str| match n {
+            "--compilation-config" | "-O" | "--max-model-len" => Some(1),
+            "--enforce-eager" => Some(0),
+            _ => None,
+        };
+        let span = |_: usize, _: usize| Span::default();
+        let mut out = Vec::new();
+        let binary = binary.map(std::sync::Arc::new);
+        argv_refs(&words(line), &tv, rules, binary.as_ref(), &span, &mut out);
+        out.into_iter()
+            .map(|r| match r {
+                Ref::Flag { name, value, .. } => {
+                    format!("{name}={}", value.and_then(|v| v.text).unwrap_or_else(|| "-".into()))
+                }
+                Ref::Stray { word, .. } => format!("stray {word}"),
+                _ => String::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dotted_keys_attached_values_and_positional_limits_are_profile_data() {
+        let spec = crate::catalog::profile::ArgvSpec {
+            dotted: true,
+            attached: vec!["-O".into()],
+            ..crate::catalog::profile::ArgvSpec::default()
+        };
+        let on = ArgvRules::of(&spec);
+        let off = ArgvRules::of(&crate::catalog::profile::ArgvSpec::default());
+        let line = "--compilation-config.level 3 -O3 -O=2 --max-model-len 8 --compilation-config.mode=1";
+        assert_eq!(
+            read(line, on, None),
+            ["--compilation-config=-", "-O=3", "-O=2", "--max-model-len=8", "--compilation-config=-"]
+        );
+        // Off (radiance's and llama.cpp's profiles): each word is itself.
+        assert_eq!(
+            read(line, off, None),
+            ["--compilation-config.level=-", "-O3=-", "-O=2=-", "--max-model-len=8", "--compilation-config.mode=1"]
+        );
+        // A `.` in a value, not in the option, is no key.
+        assert_eq!(read("--max-model-len=1.5 --x=a.b", on, None), ["--max-model-len=1.5", "--x=a.b"]);
+        // A binary's limit: the first bare word is the model, the next is refused.
+        let serve = Binary { command: "vllm serve".into(), positionals: Some(1), ..Binary::default() };
+        assert_eq!(read("m --enforce-eager False", on, Some(serve.clone())), ["--enforce-eager=-", "stray False"]);
+        assert_eq!(read("--enforce-eager m", on, Some(serve)), ["--enforce-eager=-"]);
+        assert_eq!(read("m --enforce-eager False", on, None), ["--enforce-eager=-"], "no limit: any number");
+    }
 }

@@ -329,3 +329,25 @@ pub(crate) fn pin_image(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(line: &str) -> Option<(usize, String)> {
+        let words: Vec<Option<String>> = line.split(' ').map(|w| Some(w.to_string())).collect();
+        python_module(&words, 1)
+    }
+
+    #[test]
+    fn a_python_command_line_runs_the_module_after_m() {
+        let m = |i: usize, s: &str| Some((i, s.to_string()));
+        assert_eq!(module("python3 -m vllm.x --port 1"), m(2, "vllm.x"));
+        assert_eq!(module("python -u -X dev -W error -m vllm.x"), m(7, "vllm.x"));
+        assert_eq!(module("python3 -OO -mvllm.x"), m(2, "vllm.x"));
+        assert_eq!(module("python3 -um vllm.x"), m(2, "vllm.x"), "bundled letters");
+        assert_eq!(module("python3 -c print(1) -m vllm.x"), None, "-c runs a command");
+        assert_eq!(module("python3 serve.py -m vllm.x"), None, "a script runs");
+        assert!(is_python("python3.12") && is_python("python") && !is_python("pythonista"));
+    }
+}
