@@ -180,7 +180,7 @@ pub(crate) fn is_python(name: &str) -> bool {
 fn python_module(words: &[Option<String>], from: usize) -> Option<(usize, String)> {
     let mut i = from;
     while let Some(Some(w)) = words.get(i) {
-        let Some(opts) = w.strip_prefix('-').filter(|o| !o.is_empty() && !o.starts_with('-')) else { return None };
+        let opts = w.strip_prefix('-').filter(|o| !o.is_empty() && !o.starts_with('-'))?;
         // Bundled letters: the first that takes a value ends the word.
         for (k, c) in opts.char_indices() {
             match c {
