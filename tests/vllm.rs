@@ -61,7 +61,10 @@ fn planted_stale_cases_are_found_and_traps_are_not() {
         ("runbook/serve.md", 12, "KNB010"), // --api-key is the server's (FrontendArgs), not run-batch's
         ("runbook/serve.md", 21, "KNB012"), // rate() over a gauge
         ("runbook/serve.md", 23, "KNB004"), // gpu_cache_usage_perc: v0.10.0's, gone
-        // A serve script, its env file and an options file, pinned by the env file to v0.10.0.
+        // A serve script, its env file and two options files, pinned by the env file to v0.10.0.
+        ("script/odd-options.yml", 3, "KNB001"), // named by wrappers.sh's `--config`: read whatever its keys
+        ("script/odd-options.yml", 4, "KNB001"),
+        ("script/odd-options.yml", 5, "KNB021"),
         ("script/options.yaml", 5, "KNB021"), // a false that `--config` drops
         ("script/serve.sh", 9, "KNB007"),     // --use-v2-block-manager: gone at v0.10.0
         ("script/serve.sh", 10, "KNB007"),    // --device: gone at v0.10.0
@@ -186,4 +189,39 @@ fn radiance_and_llama_cpp_read_these_words_as_before() {
     assert_eq!(lines.len(), 2, "{}", l.stdout);
     assert!(lines[0].contains("KNB001 `--ctx.size` is not a flag"), "{}", l.stdout);
     assert!(lines[1].contains("KNB001 `--ctx` is not a flag"), "{}", l.stdout);
+}
+
+/// A file of options is known by its keys, or by the argv that names it
+/// with `--config`: then it is read whatever its keys, against the build
+/// that argv is judged against, once, even when only the script is linted.
+#[test]
+fn a_file_named_by_config_is_read_as_options() {
+    let alone = lint(&["fixtures/vllm/deploy/script/odd-options.yml"]);
+    assert_eq!((alone.code, alone.stdout.as_str()), (0, ""), "its keys alone do not say so");
+    let r = run_in(&support::root(), &["lint", "--format", "json", "fixtures/vllm/deploy/script/wrappers.sh"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let where_: Vec<(String, u64)> = (v["findings"].as_array().expect("findings").iter())
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap_or("").rsplit('/').next().unwrap_or("").to_string(),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    let named: Vec<&(String, u64)> = where_.iter().filter(|(p, _)| p == "odd-options.yml").collect();
+    assert_eq!(named.len(), 3, "{}", r.stdout);
+    assert_eq!(v["summary"]["files"], 2, "the script and the file it names, each once: {}", r.stdout);
+    let both = run_in(
+        &support::root(),
+        &[
+            "lint",
+            "--format",
+            "json",
+            "fixtures/vllm/deploy/script/wrappers.sh",
+            "fixtures/vllm/deploy/script/odd-options.yml",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&both.stdout).expect("json");
+    assert_eq!(v["summary"]["files"], 2, "named and given: still once: {}", both.stdout);
+    assert_eq!(v["findings"].as_array().map(Vec::len), Some(6), "{}", both.stdout);
 }

@@ -106,3 +106,25 @@ fn yaml_file(
     }
     out.suppressions.extend(suppress::line_comments(text));
 }
+
+/// A YAML file of the engine's options that an argv names (`--config
+/// FILE`), read as one whatever its keys, and judged against `tag`.
+pub fn options_scan(text: &str, tag: &str) -> Scan {
+    use scanners::{options, yaml};
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let idx = span::LineIndex::new(text);
+    let span = |s: usize, e: usize| idx.span(text, s, e);
+    let mut out = Scan::default();
+    let (docs, errors) = yaml::load_each(text);
+    for e in errors {
+        let line = idx.position(text, e.at).0;
+        out.notes.push(format!("line {line}: not read, the YAML does not parse ({})", e.message));
+    }
+    if let Some(doc) = docs.first() {
+        options::scan(doc, text, &span, &mut out);
+    }
+    // The build the naming argv is judged against, as a pin at the top.
+    out.pins.push((tag.to_string(), span(0, 0)));
+    out.suppressions.extend(suppress::line_comments(text));
+    out
+}
