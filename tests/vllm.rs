@@ -61,6 +61,7 @@ fn planted_stale_cases_are_found_and_traps_are_not() {
         ("runbook/serve.md", 12, "KNB010"), // --api-key is the server's (FrontendArgs), not run-batch's
         ("runbook/serve.md", 21, "KNB012"), // rate() over a gauge
         ("runbook/serve.md", 23, "KNB004"), // gpu_cache_usage_perc: v0.10.0's, gone
+        ("runbook/serve.md", 25, "KNB004"), // a counter without `_total`
         // A serve script, its env file and two options files, pinned by the env file to v0.10.0.
         ("script/odd-options.yml", 3, "KNB001"), // named by wrappers.sh's `--config`: read whatever its keys
         ("script/odd-options.yml", 4, "KNB001"),
@@ -148,6 +149,20 @@ fn messages_name_what_the_source_says() {
             "to turn it off, write `no-enable-prefix-caching: true`"
         )
     );
+    assert_eq!(
+        pair(at("runbook/serve.md", 23)),
+        s(
+            "`vllm:gpu_cache_usage_perc` is not exported by vllm v0.20.1",
+            "exported by vllm v0.9.2, v0.10.0, not by the pinned v0.20.1"
+        )
+    );
+    assert_eq!(
+        pair(at("runbook/serve.md", 25)),
+        s(
+            "`vllm:generation_tokens` is not exported by vllm v0.20.1",
+            "a counter is exported with `_total`: `vllm:generation_tokens_total`"
+        )
+    );
     // Each file is judged against the build its image (or its folder) pins.
     let tag = |file: &str| {
         v["summary"]["pinned"]
@@ -167,7 +182,14 @@ fn radiance_and_llama_cpp_read_these_words_as_before() {
         ("serve.sh", b"#!/bin/sh\nradiance --prefill-interleave.x 1 -O3 --max-num-seq 8 --max-num 2 a b c --help=1\n"),
         ("llama.sh", b"#!/bin/sh\nllama-server --ctx.size 1 --ctx 4096\n"),
         ("vllm.env", b"VLLM_LOGGING_LEVL=DEBUG\n"),
+        // Keys that are radiance's flags: radiance's profile names no options file.
+        ("opts.yaml", b"port: 8000\nhost: 0.0.0.0\nmax-num-seqs: false\nprefil-span: 3\n"),
+        ("named.sh", b"#!/bin/sh\nradiance --port 1 --config opts.yaml\n"),
     ]);
+    let quiet = support::run::knobs(tmp.path(), &["lint", "--format", "short", "opts.yaml"]);
+    assert_eq!((quiet.code, quiet.stdout.as_str()), (0, ""));
+    let named = support::run::knobs(tmp.path(), &["lint", "--format", "short", "named.sh"]);
+    assert!(!named.stdout.contains("opts.yaml"), "{}", named.stdout);
     let r = support::run::knobs(tmp.path(), &["lint", "--format", "short", "serve.sh", "vllm.env"]);
     let codes: Vec<(usize, String)> = found(&r.stdout).into_iter().map(|(_, l, c)| (l, c)).collect();
     // Four unknown words on line 2 (none accepted, none ambiguous, no stray); the env file is not radiance's.
