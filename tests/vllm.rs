@@ -49,6 +49,10 @@ fn planted_stale_cases_are_found_and_traps_are_not() {
         ("compose/compose.yaml", 17, "KNB003"), // BooleanOptionalAction takes no `=False`
         ("compose/compose.yaml", 19, "KNB007"), // VLLM_ATTENTION_BACKEND: not in v0.20.1's envs.py
         ("compose/compose.yaml", 20, "KNB002"), // env_with_choices: spawn or fork
+        // Dockerfiles: `FROM` pins; the image's entrypoint takes CMD; a shell-form module entrypoint.
+        ("docker/Dockerfile", 4, "KNB007"),     // VLLM_USE_V1 in ENV, gone at v0.20.1
+        ("docker/Dockerfile", 5, "KNB007"),     // --swap-space in CMD, given to `vllm serve`
+        ("docker/Dockerfile.api", 7, "KNB003"), // an int option given a word
         // Helm values, pinned by image.repository + image.tag to v0.20.1.
         ("helm/values.yaml", 10, "KNB007"), // --guided-decoding-backend: gone
         ("helm/values.yaml", 14, "KNB001"), // a misspelt option
