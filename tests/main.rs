@@ -50,6 +50,8 @@ mod config_errors;
 mod deploy;
 // llama.cpp as the second engine: its argv rules on its own idiom.
 mod llama;
+// vLLM as the third engine: its argv, env keys, metrics and deployment files.
+mod vllm;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

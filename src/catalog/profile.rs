@@ -98,11 +98,49 @@ pub struct ArgvSpec {
     /// The engine takes positional arguments (a bare word is not refused).
     #[serde(default = "yes")]
     pub positionals: bool,
+    /// How many positional words a binary takes, by the binary as written
+    /// (`vllm serve` → 1, `vllm run-batch` → 0): a word past them is refused.
+    #[serde(default)]
+    pub positional_limits: BTreeMap<String, usize>,
+    /// `--opt.key value` sets a key under `--opt` (an option that takes
+    /// JSON): the option written is the part before the first `.`.
+    #[serde(default)]
+    pub dotted: bool,
+    /// Short options whose value may be attached to them (`-O3`, `-O=3`).
+    #[serde(default)]
+    pub attached: Vec<String>,
+    /// A unique prefix of a long option is that option (argparse's
+    /// abbreviations); a prefix of several is refused.
+    #[serde(default)]
+    pub abbreviations: bool,
+    /// The option that names a YAML file of options (`--config FILE`), its
+    /// keys the options' names without dashes.
+    #[serde(default)]
+    pub config: Option<String>,
+    /// A `false` in that file is dropped: the option keeps its default.
+    #[serde(default)]
+    pub config_drops_false: bool,
+    /// A switch takes `--switch=value` (false: the parser refuses a value
+    /// given to an option that takes none, as argparse does).
+    #[serde(default = "yes")]
+    pub switch_values: bool,
 }
 
 impl Default for ArgvSpec {
     fn default() -> Self {
-        ArgvSpec { equals: true, dash_values: false, underscores: false, positionals: true }
+        ArgvSpec {
+            equals: true,
+            dash_values: false,
+            underscores: false,
+            positionals: true,
+            positional_limits: BTreeMap::new(),
+            dotted: false,
+            attached: Vec::new(),
+            abbreviations: false,
+            config: None,
+            config_drops_false: false,
+            switch_values: true,
+        }
     }
 }
 
@@ -188,6 +226,10 @@ pub struct CommandSpec {
     /// `llama serve …`: subcommand → scope.
     #[serde(default)]
     pub subcommands: BTreeMap<String, String>,
+    /// The name is a Python module, run as `python -m NAME` (an interpreter
+    /// in front of it, never as a command word of its own).
+    #[serde(default)]
+    pub module: bool,
 }
 
 /// A profile that does not make sense, with what to fix.
@@ -235,6 +277,14 @@ impl Profile {
             if re.captures_len() < 2 {
                 return Err(err("images.tag needs a group that captures the tag".into()));
             }
+        }
+        for a in &self.argv.attached {
+            if !(a.len() == 2 && a.starts_with('-') && a.as_bytes()[1].is_ascii_alphabetic()) {
+                return Err(err(format!("argv.attached `{a}` is not a short option such as `-O`")));
+            }
+        }
+        if self.argv.config.as_ref().is_some_and(|c| !c.starts_with('-')) {
+            return Err(err("argv.config must be an option, such as `--config`".into()));
         }
         for v in &self.images.variants {
             Regex::new(&v.tag).map_err(|e| err(format!("images.variant tag is not a regex: {e}")))?;
@@ -285,7 +335,22 @@ impl Profile {
 
     /// How a command (by its basename) and the word after it run the engine.
     pub fn invocation(&self, command: &str, next: Option<&str>) -> Option<Invocation> {
-        let c = self.commands.iter().find(|c| c.name == command)?;
+        let c = self.commands.iter().find(|c| c.name == command && !c.module)?;
+        self.invocation_of(c, next)
+    }
+
+    /// How `python -m MODULE` runs the engine, when the module is one of its commands.
+    pub fn module_invocation(&self, module: &str) -> Option<Invocation> {
+        let c = self.commands.iter().find(|c| c.name == module && c.module)?;
+        self.invocation_of(c, None)
+    }
+
+    /// True when some command of the profile is a Python module.
+    pub fn has_modules(&self) -> bool {
+        self.commands.iter().any(|c| c.module)
+    }
+
+    fn invocation_of(&self, c: &CommandSpec, next: Option<&str>) -> Option<Invocation> {
         if c.foreign {
             return Some(Invocation::Foreign);
         }
@@ -332,7 +397,7 @@ impl Profile {
             }
             if c.subcommands.is_empty() {
                 if self.accepts(scopes, excludes, c.scope.as_deref()) {
-                    out.push(c.name.clone());
+                    out.push(if c.module { format!("python -m {}", c.name) } else { c.name.clone() });
                 }
             } else {
                 for (sub, scope) in &c.subcommands {
@@ -363,7 +428,7 @@ impl Profile {
 
     /// The scope of a binary by name (`llama-server` → its example's).
     pub fn scope_of(&self, command: &str) -> Option<&str> {
-        self.commands.iter().find(|c| c.name == command && !c.foreign).and_then(|c| c.scope.as_deref())
+        self.commands.iter().find(|c| c.name == command && !c.foreign && !c.module).and_then(|c| c.scope.as_deref())
     }
 
     /// The same metric name under the paired prefix.
@@ -475,5 +540,42 @@ mod tests {
             Some(re) => Regex::new(re).ok()?.captures(tag)?.get(1).map(|m| m.as_str().to_string()),
             None => Some(tag.to_string()),
         }
+    }
+
+    /// vLLM's profile as data: the subcommands and the module, the image
+    /// tags (the OpenAI image and the ROCm builds' names), the argv keys.
+    #[test]
+    fn vllm_is_data() {
+        let p = builtin("vllm").expect("vllm");
+        assert_eq!(
+            p.invocation("vllm", Some("serve")),
+            Some(Invocation::Engine { scope: Some("serve".into()), words: 2 })
+        );
+        assert_eq!(p.invocation("vllm", Some("chat")), Some(Invocation::Foreign), "a client, its own options");
+        assert_eq!(p.invocation("vllm.entrypoints.openai.api_server", None), None, "a module is not a command word");
+        assert_eq!(
+            p.module_invocation("vllm.entrypoints.openai.api_server"),
+            Some(Invocation::Engine { scope: Some("serve".into()), words: 1 })
+        );
+        assert_eq!(p.module_invocation("http.server"), None);
+        assert_eq!(image_tag(&p, "v0.10.0").as_deref(), Some("v0.10.0"));
+        assert_eq!(image_tag(&p, "rocm6.3.1_vllm_0.8.5_20250521").as_deref(), Some("0.8.5"));
+        assert_eq!(image_tag(&p, "latest"), None);
+        assert_eq!(p.argv.positional_limits.get("vllm serve"), Some(&1));
+        assert_eq!(p.argv.attached, ["-O"]);
+        assert!(p.argv.dotted && p.argv.abbreviations && !p.argv.switch_values && p.argv.config_drops_false);
+        assert_eq!(
+            p.binaries_accepting(&["serve".into()], &[]),
+            ["vllm serve", "python -m vllm.entrypoints.openai.api_server"]
+        );
+        for other in ["radiance", "llama.cpp"] {
+            let a = &builtin(other).expect(other).argv;
+            assert!(!a.dotted && a.attached.is_empty() && !a.abbreviations && a.switch_values && a.config.is_none());
+            assert!(a.positional_limits.is_empty());
+        }
+        let bad = "name = \"x\"\n[argv]\nattached = [\"O\"]\n";
+        assert_eq!(Profile::parse(bad).err().as_deref(), Some("argv.attached `O` is not a short option such as `-O`"));
+        let bad = "name = \"x\"\n[argv]\nconfig = \"config\"\n";
+        assert_eq!(Profile::parse(bad).err().as_deref(), Some("argv.config must be an option, such as `--config`"));
     }
 }

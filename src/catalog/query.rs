@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::model::{Catalog, Flag, Kind, Metric, MetricType};
+use super::model::{Catalog, EnvKey, Flag, Kind, Metric, MetricType};
 use super::profile::Profile;
 
 /// Every spelling of every flag of a catalogue.
@@ -32,14 +32,48 @@ pub fn env_key_for(flag: &Flag, profile: &Profile) -> Option<String> {
 
 /// A flag looked up by a written spelling, as the engine would read it
 /// (`--ctx_size` is `--ctx-size` where the profile says so).
+/// Where the profile takes abbreviations, a unique prefix of a long
+/// option is that option (`--max-model` is `--max-model-len`).
 pub fn flag<'c>(catalog: &'c Catalog, profile: &Profile, spelling: &str) -> Option<&'c Flag> {
-    catalog.flag(spelling).or_else(|| {
-        if profile.argv.underscores && spelling.starts_with("--") && spelling.contains('_') {
-            catalog.flag(&spelling.replace('_', "-"))
-        } else {
-            None
+    let dashed = (profile.argv.underscores && spelling.starts_with("--") && spelling.contains('_'))
+        .then(|| spelling.replace('_', "-"));
+    let read = dashed.as_deref().unwrap_or(spelling);
+    catalog.flag(spelling).or_else(|| dashed.as_deref().and_then(|d| catalog.flag(d))).or_else(|| {
+        match abbreviated(catalog, profile, read).as_slice() {
+            [(_, f)] => Some(*f),
+            _ => None,
         }
     })
+}
+
+/// The flags a written prefix of a long option could be, where the profile
+/// takes abbreviations: each with the first of its spellings that the
+/// prefix starts; empty where it takes none or the word is a whole spelling.
+pub fn abbreviated<'c>(catalog: &'c Catalog, profile: &Profile, written: &str) -> Vec<(&'c str, &'c Flag)> {
+    if !profile.argv.abbreviations || !written.starts_with("--") || written.len() < 3 || catalog.flag(written).is_some()
+    {
+        return Vec::new();
+    }
+    let mut out: Vec<(&str, &Flag)> = Vec::new();
+    for f in &catalog.flags {
+        if let Some(s) = f.spellings().find(|s| s.starts_with("--") && s.starts_with(written)) {
+            out.push((s, f));
+        }
+    }
+    out
+}
+
+/// An env key the engine reads for itself (its catalogue's `[[env_key]]`
+/// table), by name; env keys are case-sensitive.
+pub fn env_key<'c>(catalog: &'c Catalog, key: &str) -> Option<&'c EnvKey> {
+    catalog.env_keys.iter().find(|k| k.name == key)
+}
+
+/// True when the catalogue's engine-wide env keys are the whole set of
+/// keys with the profile's env prefix that this key is judged against: the
+/// catalogue holds such a table and the key carries the prefix.
+pub fn env_key_judged(catalog: &Catalog, profile: &Profile, key: &str) -> bool {
+    !catalog.env_keys.is_empty() && profile.env.prefix.as_deref().is_some_and(|p| key.starts_with(p))
 }
 
 /// What an env key sets.
@@ -433,5 +467,37 @@ mod tests {
     fn flag_underscored(c: &Catalog, p: &Profile) -> bool {
         super::flag(c, p, "--ctx_size").is_some()
             && super::flag(c, &profile::builtin("radiance").expect("r"), "--ctx_size").is_none()
+    }
+
+    #[test]
+    fn a_unique_prefix_is_its_option_where_the_profile_says() {
+        let mut vllm = Profile::bare("v");
+        vllm.argv.abbreviations = true;
+        vllm.argv.underscores = true;
+        let plain = Profile::bare("r");
+        let mut c = Catalog::new(
+            crate::catalog::model::Provenance {
+                engine: "v".into(),
+                repo: String::new(),
+                tag: "1".into(),
+                commit: String::new(),
+                knobs_version: String::new(),
+            },
+            vec![
+                flag("--max-model-len", Kind::Int, "", &[], false),
+                flag("--max-num-seqs", Kind::Int, "", &[], false),
+                flag("--max-num-batched-tokens", Kind::Int, "", &[], false),
+            ],
+            Vec::new(),
+        );
+        c.normalise();
+        let name = |p: &Profile, w: &str| super::flag(&c, p, w).map(|f| f.name.clone());
+        assert_eq!(name(&vllm, "--max-model").as_deref(), Some("--max-model-len"));
+        assert_eq!(name(&vllm, "--max_model").as_deref(), Some("--max-model-len"), "underscores first");
+        assert_eq!(name(&vllm, "--max-num"), None, "ambiguous");
+        assert_eq!(abbreviated(&c, &vllm, "--max-num").len(), 2);
+        assert_eq!(name(&plain, "--max-model"), None, "a profile without abbreviations");
+        assert!(abbreviated(&c, &plain, "--max-num").is_empty());
+        assert!(abbreviated(&c, &vllm, "--max-num-seqs").is_empty(), "a whole name is no prefix");
     }
 }

@@ -75,7 +75,7 @@ pub fn judge_argv(argv: &[String], binary: Option<&Arc<Binary>>, judge: &ArgvJud
     }
     let idx = span::LineIndex::new(&joined);
     let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
-    let rules = ArgvRules { dash_values: profile.argv.dash_values, positionals: profile.argv.positionals };
+    let rules = ArgvRules::of(&profile.argv);
     let mut refs = Vec::new();
     refs::argv_refs(&words, &tv, rules, binary, &|s, e| idx.span(&joined, s, e), &mut refs);
     let none = HashMap::new();

@@ -1,7 +1,8 @@
 //! Which scanner reads which kind of file: the one place a [`FileKind`]
 //! meets its reader. YAML is parsed once here and handed to the reader of
 //! what it turns out to be (compose, Helm values, Kubernetes manifests,
-//! Prometheus rules, llama-swap configs, GitHub Actions workflows); the
+//! Prometheus rules, llama-swap configs, GitHub Actions workflows, a file
+//! of the engine's options); the
 //! script languages that are not shell (batch, PowerShell, Makefiles,
 //! Procfiles) are rewritten as shell and read by the shell scanner.
 
@@ -23,7 +24,7 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
     let ctx = ScanCtx {
         commands: &settings.commands,
         takes_value: &tv,
-        argv: ArgvRules { dash_values: profile.argv.dash_values, positionals: profile.argv.positionals },
+        argv: ArgvRules::of(&profile.argv),
         metrics: &settings.metrics,
     };
     let mut out = Scan::default();
@@ -52,7 +53,7 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
         FileKind::Quadlet => scanners::quadlet::scan(text, &ctx, &mut out),
         FileKind::Dockerfile => scanners::dockerfile::scan(text, &ctx, &mut out),
         FileKind::Compose | FileKind::HelmValues | FileKind::Yaml | FileKind::Workflow => {
-            yaml_file(text, kind, settings, &ctx, &mut out)
+            yaml_file(text, kind, settings, catalog, &ctx, &mut out)
         }
     }
     out
@@ -61,7 +62,14 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
 /// A YAML file: read with the YAML parser, then by what it is — compose,
 /// Helm values (by name), Kubernetes manifests or Prometheus rules (by
 /// content). A file that does not parse is a note naming the line.
-fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<'_>, out: &mut Scan) {
+fn yaml_file(
+    text: &str,
+    kind: FileKind,
+    settings: &Settings<'_>,
+    catalog: &Catalog,
+    ctx: &ScanCtx<'_>,
+    out: &mut Scan,
+) {
     use scanners::{actions, compose, helm, kubernetes, llama_swap, prom_rules, yaml};
     let idx = span::LineIndex::new(text);
     let span = |s: usize, e: usize| idx.span(text, s, e);
@@ -81,6 +89,10 @@ fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<
             helm::scan(&docs, &keys, text, &span, ctx, out);
         }
         _ => {
+            // `--config FILE`'s file of options, known by its keys.
+            if let Some(doc) = docs.iter().find(|d| scanners::options::is_options_file(d, catalog, settings.profile)) {
+                scanners::options::scan(doc, text, &span, out);
+            }
             if docs.iter().any(kubernetes::is_manifest) {
                 kubernetes::scan(&docs, text, &span, ctx, out);
             }
@@ -93,4 +105,26 @@ fn yaml_file(text: &str, kind: FileKind, settings: &Settings<'_>, ctx: &ScanCtx<
         }
     }
     out.suppressions.extend(suppress::line_comments(text));
+}
+
+/// A YAML file of the engine's options that an argv names (`--config
+/// FILE`), read as one whatever its keys, and judged against `tag`.
+pub fn options_scan(text: &str, tag: &str) -> Scan {
+    use scanners::{options, yaml};
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let idx = span::LineIndex::new(text);
+    let span = |s: usize, e: usize| idx.span(text, s, e);
+    let mut out = Scan::default();
+    let (docs, errors) = yaml::load_each(text);
+    for e in errors {
+        let line = idx.position(text, e.at).0;
+        out.notes.push(format!("line {line}: not read, the YAML does not parse ({})", e.message));
+    }
+    if let Some(doc) = docs.first() {
+        options::scan(doc, text, &span, &mut out);
+    }
+    // The build the naming argv is judged against, as a pin at the top.
+    out.pins.push((tag.to_string(), span(0, 0)));
+    out.suppressions.extend(suppress::line_comments(text));
+    out
 }

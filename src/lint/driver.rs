@@ -38,6 +38,10 @@ pub struct Linter<'s, 'a> {
     seen: Option<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
     /// Env files units name (`EnvironmentFile=`), with the unit's order.
     named_env: std::sync::Mutex<Vec<(usize, PathBuf)>>,
+    /// Files of options an argv names (`--config FILE`): order, path, tag.
+    named_options: std::sync::Mutex<Vec<(usize, PathBuf, String)>>,
+    /// Files counted clean, so that one linted again is not counted twice.
+    counted: std::sync::Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 impl<'s, 'a> Linter<'s, 'a> {
@@ -52,6 +56,8 @@ impl<'s, 'a> Linter<'s, 'a> {
             failed: std::sync::Mutex::new(Vec::new()),
             seen: None,
             named_env: std::sync::Mutex::new(Vec::new()),
+            named_options: std::sync::Mutex::new(Vec::new()),
+            counted: std::sync::Mutex::new(std::collections::HashSet::new()),
         }
     }
 
@@ -98,9 +104,24 @@ impl<'s, 'a> Linter<'s, 'a> {
     }
 
     fn lint_in(&self, order: usize, rel: &Path, kind: FileKind, folder: &Folder) {
+        self.lint_as(order, rel, kind, folder, None);
+    }
+
+    /// Lints one file; `options`: as a file of options judged against that
+    /// build (one an argv names with `--config`).
+    fn lint_as(&self, order: usize, rel: &Path, kind: FileKind, folder: &Folder, options: Option<&str>) {
         // A bug met on one file (reading or linting it) is reported for that
         // file; the run goes on.
         let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            if let Some(tag) = options {
+                return match self.input.read(rel) {
+                    Ok(text) => {
+                        let scanned = super::dispatch::options_scan(&text.text, tag);
+                        Ok(lint_file(rel, text, kind, self.settings, folder, Some(scanned)))
+                    }
+                    Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
+                };
+            }
             let (read, scanned) = folder.take(rel).unwrap_or_else(|| (self.input.read(rel), None));
             // A scan made as another kind (by name, not by content) is not reused.
             let scanned = scanned.filter(|(k, _)| *k == kind).map(|(_, s)| s);
@@ -136,15 +157,50 @@ impl<'s, 'a> Linter<'s, 'a> {
                 }
             }
         }
+        // Files of options an argv names are linted at the end, once.
+        if let Ok(f) = &result {
+            if !f.options_files.is_empty() {
+                if let Ok(mut named) = self.named_options.lock() {
+                    named.extend(f.options_files.iter().map(|(p, t)| (order, p.clone(), t.clone())));
+                }
+            }
+        }
         // A file with nothing to say is counted, not kept.
         if let Ok(f) = &result {
             if !self.settings.keep_clean && f.is_clean(&self.settings.catalog.source.tag) {
                 self.clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Ok(mut counted) = self.counted.lock() {
+                    counted.insert(rel.to_path_buf());
+                }
                 return;
             }
         }
         if let Ok(mut results) = self.results.lock() {
             results.push((order, rel.to_path_buf(), result));
+        }
+    }
+
+    /// A YAML file of options an argv names (`--config serve.yaml`), in the
+    /// project and readable, is linted as one, against the build that argv
+    /// is judged against (the first naming argv's), in place of what the
+    /// walk made of it as YAML.
+    fn lint_named_options(&self) {
+        let mut named =
+            std::mem::take(&mut *self.named_options.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        named.sort();
+        named.dedup_by(|a, b| a.1 == b.1);
+        for (order, rel, tag) in named {
+            if !self.input.confined(&rel) || self.input.read(&rel).is_err() {
+                continue;
+            }
+            if let Ok(mut results) = self.results.lock() {
+                results.retain(|(_, p, _)| *p != rel);
+            }
+            if self.counted.lock().is_ok_and(|mut c| c.remove(&rel)) {
+                self.clean.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            let folder = self.folders.of(&rel, self.settings, self.input);
+            self.lint_as(order, &rel, FileKind::Yaml, &folder, Some(&tag));
         }
     }
 
@@ -180,6 +236,7 @@ impl<'s, 'a> Linter<'s, 'a> {
             self.lint_in(order, &rel, FileKind::Env, &folder);
             named_env.push(rel);
         }
+        self.lint_named_options();
         let mut results = self.results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
         // Path order (component by component) as bytes: `/` sorts first.
         results.sort_by_cached_key(|(order, path, _)| {

@@ -32,10 +32,7 @@ pub fn lint_file(
     if kind == FileKind::Env && !folder.env_argv.is_empty() {
         // `RADIANCE_ARGS="--a 1"` read by `radiance $RADIANCE_ARGS`: its words are the engine's argv.
         let tv = |name: &str| crate::catalog::query::flag(catalog, settings.profile, name).map(|f| f.values());
-        let argv = super::refs::ArgvRules {
-            dash_values: settings.profile.argv.dash_values,
-            positionals: settings.profile.argv.positionals,
-        };
+        let argv = super::refs::ArgvRules::of(&settings.profile.argv);
         super::scanners::shell::env_value_argv(&folder.env_argv, &tv, argv, &mut scan.refs);
     }
     // A deployment file's own engine image pins the version its argv is
@@ -45,7 +42,10 @@ pub fn lint_file(
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     let mut violations: Vec<Violation> = Vec::new();
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let mut options_files = Vec::new();
     for (catalog, refs) in &groups {
+        options_files.extend(refs.iter().filter_map(|r| options_file(r, dir, settings, catalog)));
         let local = rules::Derived::default();
         let ctx = Ctx {
             profile: settings.profile,
@@ -87,11 +87,51 @@ pub fn lint_file(
     let text = (settings.keep_text && !findings.is_empty()).then_some(text);
     // `EnvironmentFile=/etc/radiance/engine.env`: the file of that name
     // beside the unit, as a repository keeps it.
-    let dir = path.parent().unwrap_or(Path::new(""));
     let env_files = (scan.env_files.iter())
         .filter_map(|f| Path::new(f).file_name())
         .map(|name| dir.join(name))
         .filter(|p| p != path)
         .collect();
-    FileReport { path: shown, text, lines, findings, tag: catalog.source.tag.clone(), notes, env_files }
+    let tag = catalog.source.tag.clone();
+    FileReport { path: shown, text, lines, findings, tag, notes, env_files, options_files }
+}
+
+/// The YAML file of options an argv names with the profile's `[argv]
+/// config` option (`--config serve.yaml`), as the project keeps it: a
+/// relative path from the naming file's folder, an absolute one by its
+/// name beside it; with the build the argv is judged against. A path
+/// that is an expansion, or not a `.yaml`/`.yml` file, names none.
+fn options_file(
+    r: &super::refs::Ref,
+    dir: &Path,
+    settings: &Settings<'_>,
+    catalog: &crate::catalog::model::Catalog,
+) -> Option<(std::path::PathBuf, String)> {
+    use super::refs::{FlagSite, Ref};
+    let option = settings.profile.argv.config.as_deref()?;
+    let Ref::Flag { name, value: Some(v), site: FlagSite::Argv, .. } = r else { return None };
+    let flag = crate::catalog::query::flag(catalog, settings.profile, name)?;
+    if flag.name != option && !flag.aliases.iter().any(|a| a == option) {
+        return None;
+    }
+    let written = v.text.as_deref().filter(|t| v.var.is_none() && !t.contains('$'))?;
+    let p = Path::new(written);
+    if !p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+        return None;
+    }
+    let joined = if p.is_absolute() { dir.join(p.file_name()?) } else { dir.join(p) };
+    // `./a.yaml` and `../cfg/a.yaml` as the walk names the same file.
+    let mut beside = std::path::PathBuf::new();
+    for c in joined.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !beside.pop() {
+                    return None;
+                }
+            }
+            other => beside.push(other),
+        }
+    }
+    Some((beside, catalog.source.tag.clone()))
 }

@@ -76,6 +76,9 @@ pub struct FileReport {
     pub notes: Vec<String>,
     /// Env files this unit names (`EnvironmentFile=`), beside it.
     pub env_files: Vec<PathBuf>,
+    /// YAML files of options its argv names (`--config FILE`), with the
+    /// build that argv is judged against.
+    pub options_files: Vec<(PathBuf, String)>,
 }
 
 impl FileReport {

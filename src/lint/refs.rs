@@ -23,6 +23,10 @@ pub enum FlagSite {
     /// Alone in an inline code span: judged only when it is a catalogue flag
     /// or a near miss of one.
     Loose,
+    /// A key of a file of options the engine reads (`--config FILE`).
+    Options,
+    /// A key of such a file set to a boolean false.
+    Dropped,
 }
 
 /// Which binary an argv belongs to, when the profile scopes options by binary.
@@ -35,6 +39,9 @@ pub struct Binary {
     /// The old name it is run by (`./main`), when the profile records a
     /// rename of it: its scope is the one the pinned build gives that name.
     pub renamed: Option<String>,
+    /// How many positional words it takes, when the profile says: a bare
+    /// word past them is refused.
+    pub positionals: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,12 +159,48 @@ pub struct Word<'s> {
 pub type TakesValue<'a> = &'a dyn Fn(&str) -> Option<usize>;
 
 /// How argv is read: from the engine's profile.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ArgvRules {
     /// A value may start with `-` (the next word is taken whatever it is).
     pub dash_values: bool,
     /// Bare words are the engine's positional arguments (else they are refused).
     pub positionals: bool,
+    /// `--opt.key value`: a key under `--opt`, which is the flag written.
+    pub dotted: bool,
+    /// The letters of the short options that take their value attached
+    /// (`-O3`), as a set of ASCII letters.
+    pub attached: u64,
+}
+
+impl ArgvRules {
+    /// The rules a profile's `[argv]` gives.
+    pub fn of(spec: &crate::catalog::profile::ArgvSpec) -> ArgvRules {
+        let attached = (spec.attached.iter())
+            .filter_map(|a| a.as_bytes().get(1).copied())
+            .filter_map(letter_bit)
+            .fold(0, |set, bit| set | bit);
+        ArgvRules { dash_values: spec.dash_values, positionals: spec.positionals, dotted: spec.dotted, attached }
+    }
+
+    /// `-O3` → (`-O`, `3`), `-O=3` → (`-O`, `3`): a short option of the
+    /// profile's `attached` with its value, and the value's offset in the word.
+    fn attached<'t>(&self, word: &'t str) -> Option<(&'t str, &'t str, usize)> {
+        let b = word.as_bytes();
+        if b.len() < 3 || b[0] != b'-' || b[1] == b'-' || letter_bit(b[1]).is_none_or(|bit| self.attached & bit == 0) {
+            return None;
+        }
+        let at = if b[2] == b'=' { 3 } else { 2 };
+        Some((&word[..2], &word[at..], at))
+    }
+}
+
+/// An ASCII letter's bit in a set of letters.
+fn letter_bit(c: u8) -> Option<u64> {
+    match c {
+        b'a'..=b'z' => Some(1 << (c - b'a')),
+        b'A'..=b'Z' => Some(1 << (26 + c - b'A')),
+        _ => None,
+    }
 }
 
 /// Pairs an engine argv into flag references: `--x v`, `--x=v`, `-m v`.
@@ -226,6 +269,9 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
     // After an unknown option, or one that swallowed a dash word, the next
     // bare word is part of a finding already made.
     let mut quiet = false;
+    // Bare words taken as positional arguments so far, against the binary's limit.
+    let mut positional = 0usize;
+    let limit = binary.and_then(|b| b.positionals).filter(|_| rules.positionals);
     while i < words.len() {
         let w: &Word<'s> = words[i].borrow();
         i += 1;
@@ -235,8 +281,14 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
         }
         if !text.starts_with('-') || text == "-" || text.parse::<f64>().is_ok() {
             // A bare word an engine without positionals refuses (a literal
-            // one only: an expansion may be anything).
-            if !rules.positionals && !synopsis && !quiet && w.var.is_none() && !text.is_empty() {
+            // one only: an expansion may be anything), or one past the
+            // binary's positionals.
+            let mut past = false;
+            if let (Some(n), false, false) = (limit, quiet, text.is_empty()) {
+                past = positional >= n;
+                positional += 1;
+            }
+            if (past || !rules.positionals) && !synopsis && !quiet && w.var.is_none() && !text.is_empty() {
                 out.push(Ref::Stray {
                     word: text.to_string(),
                     span: span(w.start, w.end),
@@ -245,6 +297,46 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
                 });
             }
             quiet = false;
+            continue;
+        }
+        if let Some(key) = dotted_key(text, rules) {
+            // `--compilation-config.mode 3`: the flag is the part before the
+            // `.`; the value is a JSON key's, not the flag's, and is not judged.
+            let wspan = span(w.start, w.end);
+            let span = Span { end_line: wspan.line, end_col: wspan.col + key.chars().count(), ..wspan };
+            if !text.contains('=') && i < words.len() {
+                i += 1;
+            }
+            last = Some(text);
+            quiet = false;
+            out.push(Ref::Flag {
+                name: key.to_string(),
+                span,
+                value: None,
+                site: FlagSite::Argv,
+                binary: binary.cloned(),
+                joined: false,
+                gap: None,
+            });
+            continue;
+        }
+        if let Some((flag, value, at)) = rules.attached(text).filter(|_| lookup(i - 1, text).is_none()) {
+            // `-O3`: the option and its value in one word.
+            let wspan = span(w.start, w.end);
+            let span = Span { end_line: wspan.line, end_col: wspan.col + 2, ..wspan };
+            let vspan = Span { col: wspan.col + at, ..wspan };
+            let text = if w.var.is_some() { w.default.clone() } else { Some(value.to_string()) };
+            last = Some(flag);
+            quiet = false;
+            out.push(Ref::Flag {
+                name: flag.to_string(),
+                span,
+                value: Some(Value { text, span: vspan, var: w.var.clone() }),
+                site: FlagSite::Argv,
+                binary: binary.cloned(),
+                joined: true,
+                gap: None,
+            });
             continue;
         }
         if let Some((name, value)) = text.split_once('=').filter(|_| text.starts_with("--")) {
@@ -309,6 +401,18 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
     }
 }
 
+/// The option of a dotted JSON key (`--compilation-config.mode` →
+/// `--compilation-config`), where the profile reads such keys: a `.` in the
+/// option's name, before any `=`.
+fn dotted_key(text: &str, rules: ArgvRules) -> Option<&str> {
+    if !rules.dotted || !text.starts_with('-') || text.parse::<f64>().is_ok() {
+        return None;
+    }
+    let name = text.split('=').next().unwrap_or(text);
+    let (key, _) = name.split_once('.')?;
+    (key.len() > 1 && key != "--").then_some(key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,7 +434,7 @@ mod tests {
             "--help" => Some(0),
             _ => None,
         };
-        let rules = ArgvRules { dash_values, positionals: true };
+        let rules = ArgvRules { dash_values, positionals: true, ..ArgvRules::default() };
         let span = |_: usize, _: usize| Span::default();
         let mut out = Vec::new();
         let w = words(line);
@@ -362,5 +466,55 @@ mod tests {
         assert_eq!(gaps("--port 1 --policy", false, true), [g("--port", None), g("--policy", None)]);
         assert_eq!(gaps("--help", false, false), [g("--help", None)]);
         assert_eq!(gaps("[OPTIONS] --policy", false, false), [g("--policy", None)]);
+    }
+
+    /// (flag, value) of each flag reference and the stray words, read with `rules`.
+    fn read(line: &str, rules: ArgvRules, binary: Option<Binary>) -> Vec<String> {
+        let tv = |n: &str| match n {
+            "--compilation-config" | "-O" | "--max-model-len" => Some(1),
+            "--enforce-eager" => Some(0),
+            _ => None,
+        };
+        let span = |_: usize, _: usize| Span::default();
+        let mut out = Vec::new();
+        let binary = binary.map(std::sync::Arc::new);
+        argv_refs(&words(line), &tv, rules, binary.as_ref(), &span, &mut out);
+        out.into_iter()
+            .map(|r| match r {
+                Ref::Flag { name, value, .. } => {
+                    format!("{name}={}", value.and_then(|v| v.text).unwrap_or_else(|| "-".into()))
+                }
+                Ref::Stray { word, .. } => format!("stray {word}"),
+                _ => String::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn dotted_keys_attached_values_and_positional_limits_are_profile_data() {
+        let spec = crate::catalog::profile::ArgvSpec {
+            dotted: true,
+            attached: vec!["-O".into()],
+            ..crate::catalog::profile::ArgvSpec::default()
+        };
+        let on = ArgvRules::of(&spec);
+        let off = ArgvRules::of(&crate::catalog::profile::ArgvSpec::default());
+        let line = "--compilation-config.level 3 -O3 -O=2 --max-model-len 8 --compilation-config.mode=1";
+        assert_eq!(
+            read(line, on, None),
+            ["--compilation-config=-", "-O=3", "-O=2", "--max-model-len=8", "--compilation-config=-"]
+        );
+        // Off (radiance's and llama.cpp's profiles): each word is itself.
+        assert_eq!(
+            read(line, off, None),
+            ["--compilation-config.level=-", "-O3=-", "-O=2=-", "--max-model-len=8", "--compilation-config.mode=1"]
+        );
+        // A `.` in a value, not in the option, is no key.
+        assert_eq!(read("--max-model-len=1.5 --x=a.b", on, None), ["--max-model-len=1.5", "--x=a.b"]);
+        // A binary's limit: the first bare word is the model, the next is refused.
+        let serve = Binary { command: "vllm serve".into(), positionals: Some(1), ..Binary::default() };
+        assert_eq!(read("m --enforce-eager False", on, Some(serve.clone())), ["--enforce-eager=-", "stray False"]);
+        assert_eq!(read("--enforce-eager m", on, Some(serve)), ["--enforce-eager=-"]);
+        assert_eq!(read("m --enforce-eager False", on, None), ["--enforce-eager=-"], "no limit: any number");
     }
 }

@@ -22,12 +22,15 @@
 //! ```
 
 use super::{swallowed, Ctx, Rule, Severity, Subject, Violation};
+use crate::catalog::model::Kind;
 use crate::catalog::query::{kind_phrase, Verdict};
+use crate::lint::refs::{FlagSite, Ref};
 
 pub const RULE: Rule =
     Rule { code: "KNB003", name: "bad-value", severity: Severity::Error, source: include_str!("bad_value.rs"), check };
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    switch_given_value(s, ctx, out);
     let Verdict::WrongKind(bad) = &s.verdict else { return };
     let Some((flag, _, span)) = s.setting() else { return };
     // An option read as the value: swallowed-option's finding.
@@ -39,6 +42,31 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         rule: &RULE,
         span,
         message: format!("`{bad}` is not a valid value for {}", s.written()),
+        help: Some(help),
+        fix: None,
+    });
+}
+
+/// `--switch=value` where the profile says a switch takes none
+/// (`switch_values = false`): the parser refuses the word.
+fn switch_given_value(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let Ref::Flag { name, joined: true, site: FlagSite::Argv, value: Some(v), .. } = s.r else { return };
+    let Some(flag) = s.flag.filter(|f| f.kind == Kind::Switch && f.removed.is_none()) else { return };
+    if ctx.profile.argv.switch_values {
+        return;
+    }
+    let text = v.text.as_deref().unwrap_or("");
+    let off = matches!(text.to_ascii_lowercase().as_str(), "false" | "0" | "no" | "off");
+    let help = match flag.negated.first() {
+        Some(neg) if off && flag.name == *name => {
+            format!("`{name}` takes no value in {}; write `{neg}` to turn it off", ctx.build())
+        }
+        _ => format!("`{name}` takes no value in {}; write `{name}` alone", ctx.build()),
+    };
+    out.push(Violation {
+        rule: &RULE,
+        span: v.span,
+        message: format!("`{name}={text}` is refused: `{name}` is a switch and takes no value"),
         help: Some(help),
         fix: None,
     });

@@ -21,7 +21,7 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::flag_names;
+use crate::catalog::query::{abbreviated, flag_names};
 use crate::lint::refs::{FlagSite, Ref};
 use crate::suggest::{suggest, suggest_within};
 
@@ -55,6 +55,21 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     }
     if !ctx.versions_with_flag(name).is_empty() {
         // Another catalogued version has it: removed-flag's finding.
+        return;
+    }
+    let read = if ctx.profile.argv.underscores { name.replace('_', "-") } else { name.clone() };
+    let could = abbreviated(ctx.catalog, ctx.profile, &read);
+    if could.len() > 1 && *site == FlagSite::Argv {
+        // A prefix of several options: the engine's parser refuses it as ambiguous.
+        let shown: Vec<String> = could.iter().take(4).map(|(s, _)| format!("`{s}`")).collect();
+        let more = if could.len() > 4 { format!(" and {} more", could.len() - 4) } else { String::new() };
+        out.push(Violation {
+            rule: &RULE,
+            span: *span,
+            message: format!("`{name}` is ambiguous in {}: it is a prefix of {} flags", ctx.build(), could.len()),
+            help: Some(format!("it could be {}{more}; write the whole name", shown.join(", "))),
+            fix: None,
+        });
         return;
     }
     let near = suggest(name, flag_names(ctx.catalog));

@@ -33,6 +33,7 @@ pub const RULE: Rule = Rule {
 };
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    env_key_member(s, ctx, out);
     let Verdict::NotMember(bad) = &s.verdict else { return };
     let Some((flag, _, span)) = s.setting() else { return };
     // An option read as the value: swallowed-option's finding.
@@ -55,6 +56,30 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         rule: &RULE,
         span,
         message: format!("`{bad}` is not a member of {}", s.written()),
+        help: Some(help),
+        fix: None,
+    });
+}
+
+/// A value given to an engine-wide env key that lists its values
+/// (`VLLM_LOGGING_LEVEL=VERBOSE`), when the value is none of them.
+fn env_key_member(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let (Some(k), crate::lint::refs::Ref::Env { key, value: Some(v), .. }) = (s.env_key, s.r) else { return };
+    let Some(text) = v.text.as_deref().filter(|t| !k.members.is_empty() && !t.is_empty() && !t.contains('$')) else {
+        return;
+    };
+    if k.members.iter().any(|m| m == text) {
+        return;
+    }
+    let list = k.members.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+    let mut help = format!("{} accepts {list}", ctx.build());
+    if let Some(n) = suggest(text, k.members.iter().map(String::as_str)) {
+        help = format!("did you mean `{n}`? {help}");
+    }
+    out.push(Violation {
+        rule: &RULE,
+        span: v.span,
+        message: format!("`{text}` is not a member of `{key}`"),
         help: Some(help),
         fix: None,
     });

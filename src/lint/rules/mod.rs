@@ -5,6 +5,7 @@
 
 mod bad_value;
 mod ctx;
+mod dropped_false;
 mod env_key_case;
 mod histogram_base_name;
 mod invented_flag;
@@ -110,6 +111,7 @@ pub static RULES: &[&Rule] = &[
     &unread_env_line::RULE,
     &env_key_case::RULE,
     &renamed_binary::RULE,
+    &dropped_false::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.

@@ -19,7 +19,7 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::env_target;
+use crate::catalog::query::{env_key, env_key_judged, env_target};
 use crate::lint::refs::{FlagSite, Ref};
 
 pub const RULE: Rule = Rule {
@@ -44,6 +44,10 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             Some(_) => return,
             // A key in lower case sets nothing (KNB019).
             None if key.bytes().any(|b| b.is_ascii_lowercase()) => return,
+            None if env_key_judged(ctx.catalog, ctx.profile, key) => {
+                engine_key(s, key, *span, ctx, out);
+                return;
+            }
             None => {
                 let Some(t) = ctx.all.iter().find_map(|c| env_target(key, c, ctx.profile, ctx.env_flags)) else {
                     return;
@@ -88,5 +92,27 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         message: format!("{what} is not a flag of {}", ctx.build()),
         help: Some(help),
         fix,
+    });
+}
+
+/// An engine-wide env key (the catalogue's `[[env_key]]` table) the pinned
+/// build does not read but another catalogued version does.
+fn engine_key(s: &Subject<'_, '_>, key: &str, span: crate::lint::span::Span, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    if s.env_key.is_some() {
+        return;
+    }
+    let tags: Vec<&str> = (ctx.all.iter())
+        .filter(|c| c.source.tag != ctx.catalog.source.tag && env_key(c, key).is_some())
+        .map(|c| c.source.tag.as_str())
+        .collect();
+    if tags.is_empty() {
+        return;
+    }
+    out.push(Violation {
+        rule: &RULE,
+        span,
+        message: format!("`{key}` is not an env key of {}: the engine ignores it", ctx.build()),
+        help: Some(format!("it exists in {} {}", ctx.catalog.source.engine, tags.join(", "))),
+        fix: None,
     });
 }

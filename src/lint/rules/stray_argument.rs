@@ -47,7 +47,10 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     out.push(Violation {
         rule: &RULE,
         span: *span,
-        message: format!("`{word}` is not an option of {what}: {} takes no positional arguments", ctx.build()),
+        message: match binary.as_ref().and_then(|b| b.positionals).filter(|n| *n > 0) {
+            Some(n) => format!("`{word}` is one positional argument too many: {what} takes {n} in {}", ctx.build()),
+            None => format!("`{word}` is not an option of {what}: {} takes no positional arguments", ctx.build()),
+        },
         help: Some(help),
         fix: None,
     });

@@ -2,8 +2,8 @@
 //! what it names there, and the verdict on the value it sets.
 
 use super::Ctx;
-use crate::catalog::model::{Flag, Metric};
-use crate::catalog::query::{env_target, find_metric, judge, EnvTarget, Verdict};
+use crate::catalog::model::{EnvKey, Flag, Metric};
+use crate::catalog::query::{env_key, env_target, find_metric, judge, EnvTarget, Verdict};
 use crate::lint::refs::{EnvProblem, Ref};
 use crate::lint::span::Span;
 
@@ -16,6 +16,8 @@ pub struct Subject<'r, 'c> {
     pub flag: Option<&'c Flag>,
     /// `Ref::Env`: what the key sets in the pinned build.
     pub env: Option<EnvTarget<'c>>,
+    /// `Ref::Env`: the engine-wide key of that name the pinned build reads.
+    pub env_key: Option<&'c EnvKey>,
     /// `Ref::Metric` (a name, not a pattern): the metric it is.
     pub metric: Option<&'c Metric>,
     /// The value the reference sets, judged against its flag.
@@ -24,14 +26,15 @@ pub struct Subject<'r, 'c> {
 
 impl<'r, 'c> Subject<'r, 'c> {
     pub fn new(r: &'r Ref, ctx: &Ctx<'c>) -> Self {
-        let mut s = Subject { r, flag: None, env: None, metric: None, verdict: Verdict::Fine };
+        let mut s = Subject { r, flag: None, env: None, env_key: None, metric: None, verdict: Verdict::Fine };
         match r {
             Ref::Flag { name, .. } => s.flag = ctx.flag(name),
             // Env keys are case-sensitive: one in lower case sets a flag only
             // when a serve script reads it as written (KNB019 says the rest).
             Ref::Env { key, .. } => {
                 s.env = env_target(key, ctx.catalog, ctx.profile, ctx.env_flags)
-                    .filter(|_| !key.bytes().any(|b| b.is_ascii_lowercase()) || ctx.env_flags.contains_key(key))
+                    .filter(|_| !key.bytes().any(|b| b.is_ascii_lowercase()) || ctx.env_flags.contains_key(key));
+                s.env_key = env_key(ctx.catalog, key);
             }
             Ref::Metric { name, pattern: false, .. } => s.metric = find_metric(ctx.catalog, name),
             Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } => {}

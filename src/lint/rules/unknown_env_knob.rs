@@ -22,7 +22,7 @@
 //! ```
 
 use super::{Ctx, Rule, Severity, Subject, Violation};
-use crate::catalog::query::env_target;
+use crate::catalog::query::{env_key, env_key_judged, env_target};
 use crate::lint::refs::Ref;
 use crate::suggest::suggest;
 
@@ -38,6 +38,10 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
     let Ref::Env { key, span, .. } = r else { return };
     if s.env.is_some() || ctx.all.iter().any(|c| env_target(key, c, ctx.profile, ctx.env_flags).is_some()) {
+        return;
+    }
+    if env_key_judged(ctx.catalog, ctx.profile, key) {
+        engine_key(s, key, *span, ctx, out);
         return;
     }
     let keys = ctx.env_keys();
@@ -70,4 +74,31 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             return;
         }
     }
+}
+
+/// A key with the engine's env prefix, judged against the engine-wide keys
+/// the pinned build reads: one it does not read, and no other catalogued
+/// version reads either (removed-flag's finding), is reported with the
+/// nearest it does read.
+fn engine_key(s: &Subject<'_, '_>, key: &str, span: crate::lint::span::Span, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    if s.env_key.is_some() || ctx.all.iter().any(|c| env_key(c, key).is_some()) {
+        return;
+    }
+    let names = ctx.catalog.env_keys.iter().map(|k| k.name.as_str());
+    let help = match suggest(key, names) {
+        Some(near) => format!("did you mean `{near}`?"),
+        None => format!(
+            "{} reads {} keys starting `{}`, and this is none of them",
+            ctx.build(),
+            ctx.catalog.env_keys.len(),
+            ctx.profile.env.prefix.as_deref().unwrap_or("")
+        ),
+    };
+    out.push(Violation {
+        rule: &RULE,
+        span,
+        message: format!("`{key}` is not an env key of {}", ctx.build()),
+        help: Some(help),
+        fix: None,
+    });
 }

@@ -72,6 +72,11 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             elsewhere.join(", "),
             ctx.catalog.source.tag
         ))
+    } else if let Some(total) = find_metric(ctx.catalog, &format!("{name}_total"))
+        .filter(|m| m.kind == crate::catalog::model::MetricType::Counter && m.name == format!("{name}_total"))
+    {
+        // A counter registered as `x` is exported as `x_total`.
+        Some(format!("a counter is exported with `_total`: `{}`", total.name))
     } else {
         suggest(name, ctx.catalog.metrics.iter().map(|m| m.name.as_str())).map(|n| format!("did you mean `{n}`?"))
     };

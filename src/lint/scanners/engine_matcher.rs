@@ -71,7 +71,7 @@ impl EngineMatcher {
         if !(path_like && self.profile.is_renamed(name)) {
             return None;
         }
-        let binary = Binary { command: word.to_string(), scope: None, renamed: Some(name.to_string()) };
+        let binary = Binary { command: word.to_string(), renamed: Some(name.to_string()), ..Binary::default() };
         Some((Invocation::Engine { scope: None, words: 1 }, Some(Arc::new(binary))))
     }
 
@@ -86,15 +86,32 @@ impl EngineMatcher {
             return Some((Invocation::Engine { scope: None, words: 1 }, None));
         }
         let inv = self.profile.invocation(command, next)?;
-        let binary = match &inv {
-            Invocation::Engine { scope: Some(scope), words } => Some(Arc::new(Binary {
-                command: if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() },
-                scope: Some(scope.clone()),
-                renamed: None,
-            })),
-            _ => None,
-        };
+        let binary = self.binary(&inv, command, next);
         Some((inv, binary))
+    }
+
+    /// How `python -m MODULE` runs the engine, when the module is one of its commands.
+    pub fn module_invocation(&self, module: &str) -> Option<(Invocation, Option<Arc<Binary>>)> {
+        let inv = self.profile.module_invocation(module)?;
+        let binary = self.binary(&inv, module, None);
+        Some((inv, binary))
+    }
+
+    /// True when some command of the engine is a Python module.
+    pub fn has_modules(&self) -> bool {
+        self.profile.has_modules()
+    }
+
+    /// The binary an invocation runs, when its scope or its positionals
+    /// matter (`llama serve`, `vllm serve` and its one positional).
+    fn binary(&self, inv: &Invocation, command: &str, next: Option<&str>) -> Option<Arc<Binary>> {
+        let Invocation::Engine { scope, words } = inv else { return None };
+        let written = if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() };
+        let positionals = self.profile.argv.positional_limits.get(&written).copied();
+        if scope.is_none() && positionals.is_none() {
+            return None;
+        }
+        Some(Arc::new(Binary { command: written, scope: scope.clone(), renamed: None, positionals }))
     }
 
     /// True when `text` may pin an engine image (`radiance:` appears).
@@ -148,8 +165,18 @@ impl EngineMatcher {
         if v.foreign {
             return Some(Invocation::Foreign);
         }
-        let command = v.command.as_deref()?;
-        self.profile.invocation(command, None)
+        // `vllm serve`: a command and its subcommand.
+        let mut words = v.command.as_deref()?.split_whitespace();
+        self.profile.invocation(words.next()?, words.next())
+    }
+
+    /// How many positional words the binary an image variant runs takes
+    /// (`vllm serve`: the model), when the profile says.
+    pub fn image_positionals(&self, tag: &str) -> Option<usize> {
+        let (_, i) = self.variants.iter().find(|(re, _)| re.is_match(tag))?;
+        let command = self.profile.images.variants[*i].command.as_deref()?;
+        let written = command.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.profile.argv.positional_limits.get(&written).copied()
     }
 
     /// The catalogue tag an engine image's tag pins.

@@ -34,7 +34,10 @@ fn runs_commands(word: &str) -> bool {
 /// the engine's commands, a wrapper, a shell or a runtime.
 pub(crate) fn may_run_engine(command: &str, ctx: &ScanCtx<'_>) -> bool {
     let name = command_name(command);
-    ctx.commands.is_known(name) || runs_commands(name) || ctx.commands.is_renamed(name)
+    ctx.commands.is_known(name)
+        || runs_commands(name)
+        || ctx.commands.is_renamed(name)
+        || (is_python(name) && ctx.commands.has_modules())
 }
 
 /// True for a shell (by basename): its `-c SCRIPT` is a script.
@@ -108,6 +111,17 @@ pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
             };
             return Run { target, env };
         }
+        if is_python(name) {
+            // `python3 -u -m vllm.entrypoints.openai.api_server …`
+            let target = match python_module(words, i + 1) {
+                Some((at, module)) => match ctx.commands.module_invocation(&module) {
+                    Some((Invocation::Engine { .. }, binary)) => Target::Argv { start: at + 1, binary },
+                    _ => Target::None,
+                },
+                None => Target::None,
+            };
+            return Run { target, env };
+        }
         if RUNTIMES.contains(&name) {
             // What the engine in a container sees is not the host's env.
             env.clear();
@@ -153,6 +167,36 @@ pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
     }
 }
 
+/// True for a Python interpreter by basename: `python`, `python3`,
+/// `python3.12`.
+pub(crate) fn is_python(name: &str) -> bool {
+    name.strip_prefix("python").is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// The module a Python command line runs with `-m` (`-m MOD`, `-mMOD`,
+/// behind options such as `-u`, `-O`, `-X dev`, `-W error`): the index of
+/// the word that ends with it, and the module. `-c` or a script file runs
+/// no module.
+fn python_module(words: &[Option<String>], from: usize) -> Option<(usize, String)> {
+    let mut i = from;
+    while let Some(Some(w)) = words.get(i) {
+        let opts = w.strip_prefix('-').filter(|o| !o.is_empty() && !o.starts_with('-'))?;
+        // Bundled letters: the first that takes a value ends the word.
+        for (k, c) in opts.char_indices() {
+            match c {
+                'm' if k + 1 < opts.len() => return Some((i, opts[k + 1..].to_string())),
+                'm' => return words.get(i + 1).cloned().flatten().map(|m| (i + 1, m)),
+                'c' => return None,
+                'X' | 'W' if k + 1 == opts.len() => i += 1,
+                'X' | 'W' => break,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 /// `podman run [options] IMAGE [command] ARGS…` from the word `run` at
 /// `at`: what runs in an engine image. `--entrypoint` replaces the
 /// image's: a shell's `-c SCRIPT` is a script, an engine binary takes the
@@ -186,8 +230,9 @@ fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
             // An image variant whose entrypoint is a given binary, or not the engine.
             Some(Invocation::Foreign) => Target::None,
             Some(Invocation::Engine { scope, .. }) => {
-                let binary = scope.map(|s| {
-                    Arc::new(Binary { command: format!("{repo}:{tag}"), scope: Some(s), ..Binary::default() })
+                let positionals = ctx.commands.image_positionals(tag);
+                let binary = (scope.is_some() || positionals.is_some()).then(|| {
+                    Arc::new(Binary { command: format!("{repo}:{tag}"), scope, positionals, ..Binary::default() })
                 });
                 Target::Argv { start: image + 1, binary }
             }
@@ -244,8 +289,10 @@ pub(crate) fn entrypoint_argv(tag: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Op
     match ctx.commands.image_entrypoint(tag) {
         Some(Invocation::Foreign) => None,
         Some(Invocation::Engine { scope, .. }) => {
-            let binary = scope
-                .map(|s| Arc::new(Binary { command: format!("image :{tag}"), scope: Some(s), ..Binary::default() }));
+            let positionals = ctx.commands.image_positionals(tag);
+            let binary = (scope.is_some() || positionals.is_some()).then(|| {
+                Arc::new(Binary { command: format!("image :{tag}"), scope, positionals, ..Binary::default() })
+            });
             Some((0, binary))
         }
         None => Some((0, None)),
@@ -280,5 +327,27 @@ pub(crate) fn pin_image(
         if let Some(pinned) = ctx.commands.image_tag(tag) {
             out.pins.push((pinned, span(at.start, at.end)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn module(line: &str) -> Option<(usize, String)> {
+        let words: Vec<Option<String>> = line.split(' ').map(|w| Some(w.to_string())).collect();
+        python_module(&words, 1)
+    }
+
+    #[test]
+    fn a_python_command_line_runs_the_module_after_m() {
+        let m = |i: usize, s: &str| Some((i, s.to_string()));
+        assert_eq!(module("python3 -m vllm.x --port 1"), m(2, "vllm.x"));
+        assert_eq!(module("python -u -X dev -W error -m vllm.x"), m(7, "vllm.x"));
+        assert_eq!(module("python3 -OO -mvllm.x"), m(2, "vllm.x"));
+        assert_eq!(module("python3 -um vllm.x"), m(2, "vllm.x"), "bundled letters");
+        assert_eq!(module("python3 -c print(1) -m vllm.x"), None, "-c runs a command");
+        assert_eq!(module("python3 serve.py -m vllm.x"), None, "a script runs");
+        assert!(is_python("python3.12") && is_python("python") && !is_python("pythonista"));
     }
 }

@@ -1,8 +1,10 @@
 //! Kubernetes manifests (one or many documents): for the workloads that run
 //! containers (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job,
-//! CronJob), each container's engine `image:` pins the version, `command:`
-//! and `args:` are the argv given to the image, and `env:` names and values
-//! are env knobs. Other containers and other kinds are left alone.
+//! CronJob) and KServe's serving objects (an `InferenceService`'s predictor,
+//! a `ServingRuntime`'s spec, which hold containers the same way), each
+//! container's engine `image:` pins the version, `command:` and `args:` are
+//! the argv given to the image, and `env:` names and values are env knobs.
+//! Other containers and other kinds are left alone.
 
 use super::container::{self, Keys};
 use super::yaml::Node;
@@ -25,6 +27,9 @@ fn pod_spec(doc: &Node) -> Option<&Node> {
             doc.path("spec.template.spec")
         }
         "CronJob" => doc.path("spec.jobTemplate.spec.template.spec"),
+        // KServe: the predictor (and a runtime's spec) list containers as a pod does.
+        "InferenceService" => doc.path("spec.predictor"),
+        "ServingRuntime" | "ClusterServingRuntime" => doc.get("spec"),
         _ => None,
     }
 }

@@ -10,7 +10,7 @@
 //! (`items`) and their judging (`argv`), the image/command/env shape of a
 //! container (`container`), `\`-continued lines (`continuation`), and the
 //! text of another script language rewritten as shell, places kept
-//! (`rewrite`).
+//! (`rewrite`); a YAML file of the engine's options (`options`).
 
 pub mod actions;
 mod argv;
@@ -29,6 +29,7 @@ pub mod llama_swap;
 pub mod makefile;
 pub mod markdown;
 pub mod metrics;
+pub mod options;
 pub mod powershell;
 pub mod procfile;
 pub mod prom_rules;
@@ -96,7 +97,7 @@ pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
     let ctx = ScanCtx {
         commands: &commands,
         takes_value: &tv,
-        argv: ArgvRules { dash_values: false, positionals: true },
+        argv: ArgvRules { positionals: true, ..ArgvRules::default() },
         metrics: &metrics,
     };
     f(&ctx)

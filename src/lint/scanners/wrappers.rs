@@ -82,6 +82,25 @@ pub(crate) static WRAPPERS: &[Grammar] = &[
     wrapper("setsid", "", &[], 0),
     wrapper("timeout", "sk", &["--signal", "--kill-after"], 1),
     wrapper("command", "", &[], 0),
+    // `uv run [options] CMD…`: `run` is the word before the command.
+    wrapper(
+        "uv",
+        "p",
+        &[
+            "--with",
+            "--with-requirements",
+            "--with-editable",
+            "--python",
+            "--project",
+            "--directory",
+            "--env-file",
+            "--extra",
+            "--group",
+            "--package",
+            "--index",
+        ],
+        1,
+    ),
     Grammar {
         script: Script::Value('c', "--command"),
         ..wrapper("runuser", "ugGsw", &["--user", "--group", "--supp-group", "--shell", "--whitelist-environment"], 0)
