@@ -168,6 +168,9 @@ pub struct ExplainArgs {
     pub subject: String,
     #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
     pub format: ExplainFormat,
+    /// List every change of the flag with the tag that made it (added, kind, default or members changed, renamed, removed), from the engine's history, else across the catalogued versions
+    #[arg(long)]
+    pub history: bool,
     /// Explain against this catalogued version [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
     #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,

@@ -1,13 +1,16 @@
 //! What the rules judge against: the profile, the pinned catalogue and
-//! every catalogued version, a folder's env variables, and the facts about
-//! a catalogue that are worked out once ([`Derived`]).
+//! every catalogued version, the engine's history when there is one, a
+//! folder's env variables, and the facts about a catalogue that are worked
+//! out once ([`Derived`]). The history is asked only on a finding's path.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::catalog::history::History;
 use crate::catalog::model::{Catalog, Flag};
 use crate::catalog::profile::Profile;
 use crate::catalog::query;
+use crate::catalog::since::{self, Removal};
 
 /// What the rules judge against.
 pub struct Ctx<'a> {
@@ -17,6 +20,8 @@ pub struct Ctx<'a> {
     pub catalog: &'a Catalog,
     /// Every catalogued version of the engine, oldest first.
     pub all: &'a [Catalog],
+    /// Every tag of the engine, when a history is synced or embedded.
+    pub history: Option<&'a History>,
     /// Env variables a serve script passes to a flag.
     pub env_flags: &'a HashMap<String, String>,
     /// What is worked out once per catalogue, on first need.
@@ -88,6 +93,52 @@ impl<'a> Ctx<'a> {
             keys.dedup();
             keys
         })
+    }
+
+    /// The history, and where the pinned build sits in it (`None`: before
+    /// every tag it holds).
+    fn in_history(&self) -> Option<(&'a History, Option<usize>)> {
+        let h = self.history?;
+        Some((h, since::position(h, &self.catalog.source.tag).map(|(i, _)| i)))
+    }
+
+    /// When a flag the pinned build lacks was removed, by the history.
+    pub fn removal(&self, written: &str) -> Option<Removal> {
+        let (h, at) = self.in_history()?;
+        since::removal(h, written, self.profile.argv.underscores, at)
+    }
+
+    /// The first tag after the pinned build that has a flag it lacks.
+    pub fn flag_from(&self, written: &str) -> Option<&'a str> {
+        let (h, at) = self.in_history()?;
+        since::flag_from(h, written, self.profile.argv.underscores, at)
+    }
+
+    /// True when a tag of the history other than the pinned one has the flag.
+    pub fn in_other_tags(&self, written: &str) -> bool {
+        self.removal(written).is_some() || self.flag_from(written).is_some()
+    }
+
+    /// The first tag after the pinned build whose flag `name` accepts `member`.
+    pub fn member_from(&self, name: &str, member: &str) -> Option<&'a str> {
+        let (h, at) = self.in_history()?;
+        since::member_from(h, name, member, at)
+    }
+
+    /// The spans of the history in which flag `name` was a switch, as
+    /// labels: those before the pinned build, else those after it, with
+    /// `true` when they are before.
+    pub fn switch_spans(&self, name: &str) -> Option<(Vec<String>, bool)> {
+        let (h, at) = self.in_history()?;
+        let spans = since::switch_spans(h, name);
+        let before: Vec<String> =
+            spans.iter().filter(|(r, _)| at.is_some_and(|at| *r.end() < at)).map(|(_, l)| l.clone()).collect();
+        if !before.is_empty() {
+            return Some((before, true));
+        }
+        let after: Vec<String> =
+            spans.iter().filter(|(r, _)| at.is_none_or(|at| *r.start() > at)).map(|(_, l)| l.clone()).collect();
+        (!after.is_empty()).then_some((after, false))
     }
 
     /// The pinned build's flag of a written spelling.
