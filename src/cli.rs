@@ -168,9 +168,6 @@ pub struct ExplainArgs {
     pub subject: String,
     #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
     pub format: ExplainFormat,
-    /// List every change of the flag with the tag that made it (added, kind, default or members changed, renamed, removed), from the engine's history, else across the catalogued versions
-    #[arg(long)]
-    pub history: bool,
     /// Explain against this catalogued version [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
     #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,
@@ -180,6 +177,9 @@ pub struct ExplainArgs {
     /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
     #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
     pub version_word: Option<String>,
+    /// List every change of the flag with the tag that made it (added, kind, default or members changed, renamed, removed), from the engine's history, else across the catalogued versions
+    #[arg(long)]
+    pub history: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

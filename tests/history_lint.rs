@@ -297,6 +297,9 @@ fn explain_history_lists_every_change_with_its_tag() {
         "{}",
         r.stderr
     );
+    // The help says what it does.
+    let help = run_in(t.path(), &["explain", "--help"]).stdout;
+    assert!(help.contains("--history            List every change of the flag with the tag that made it"), "{help}");
     // No history: across the catalogued versions.
     let r = run_in(Path::new(&crate::support::root()), &["explain", "--checkpoint-policy", "--history"]);
     assert_eq!(

@@ -46,6 +46,12 @@ pub fn presence(h: &History, written: &str, underscores: bool) -> Vec<Run> {
     merge(spellings(written, underscores).iter().flat_map(|s| h.flag_presence(s)))
 }
 
+/// True when a tag before or after `at` holds a flag spelled so (no
+/// catalogue is materialised: the cheap question a rule asks first).
+pub fn elsewhere(h: &History, written: &str, underscores: bool, at: Option<usize>) -> bool {
+    presence(h, written, underscores).iter().any(|r| after(r, at) || at.is_some_and(|at| *r.end() < at))
+}
+
 /// When a flag the pinned build lacks was removed: the last run holding it
 /// ends before `at` (the pin's position).
 pub fn removal(h: &History, written: &str, underscores: bool, at: Option<usize>) -> Option<Removal> {
@@ -264,6 +270,8 @@ mod tests {
         let h = four();
         assert_eq!(flag_from(&h, "--extra", false, Some(1)), Some("b4"));
         assert_eq!(flag_from(&h, "--extra", false, Some(3)), None);
+        assert!(elsewhere(&h, "--extra", false, Some(1)) && elsewhere(&h, "--extra", false, None));
+        assert!(elsewhere(&h, "--log-format", false, Some(3)) && !elsewhere(&h, "--log-format", false, Some(1)));
         assert_eq!(member_from(&h, "--fa", "auto", Some(0)), Some("b4"));
         assert_eq!(member_from(&h, "--fa", "on", None), Some("b3"));
         assert_eq!(member_from(&h, "--fa", "never", Some(0)), None);

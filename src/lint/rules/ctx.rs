@@ -116,7 +116,7 @@ impl<'a> Ctx<'a> {
 
     /// True when a tag of the history other than the pinned one has the flag.
     pub fn in_other_tags(&self, written: &str) -> bool {
-        self.removal(written).is_some() || self.flag_from(written).is_some()
+        self.in_history().is_some_and(|(h, at)| since::elsewhere(h, written, self.profile.argv.underscores, at))
     }
 
     /// The first tag after the pinned build whose flag `name` accepts `member`.
