@@ -28,7 +28,7 @@ fn at(catalog: &Catalog, tag: &str) -> Catalog {
 /// radiance, nine tags: v1.0.13 and v1.2.0 are the embedded 1.0.13;
 /// v1.4.0 is 1.8.1 without `keep-all` (so `--prefill-chunk` became
 /// `--busy-prefill-chunk` and `--swap-space` went in v1.4.0); v1.8.1–v1.8.5
-/// are 1.8.1; v1.9.0 adds `--decode-only-steps`.
+/// are 1.8.1; v1.9.0 adds `--decode-only-steps` and brings `--swap-space` back.
 fn radiance() -> History {
     let embedded = Store::embedded("radiance").expect("embedded");
     let old = embedded.get("radiance", "v1.0.13").expect("v1.0.13").clone();
@@ -49,6 +49,7 @@ fn radiance() -> History {
     f.name = "--decode-only-steps".into();
     f.help = "decode-only steps after a chunk".into();
     late.flags.push(f);
+    late.flags.push(old.flag("--swap-space").expect("--swap-space").clone());
     late.normalise();
     h.add("late", &late);
     h
@@ -56,7 +57,8 @@ fn radiance() -> History {
 
 /// llama.cpp, five tags: b3900 and b4000 have `-fa` as a switch and
 /// `--log-format`; b4100 is the fixture catalogue with `--log-style` (the
-/// same help: a rename); b4200 and b4567 add `--reasoning-budget`.
+/// same help: a rename); b4200 and b4567 add `--reasoning-budget`, and
+/// b4567 makes `--split-mode` a switch.
 fn llama() -> History {
     let path = crate::support::root().join("fixtures/llama.cpp/catalog/llama.cpp/b4100.toml");
     let text = std::fs::read_to_string(&path).expect("fixture catalogue");
@@ -91,7 +93,12 @@ fn llama() -> History {
     new.flags.push(named("--reasoning-budget", "tokens a model may think", Kind::Int));
     new.normalise();
     h.add("new", &new);
-    h.add("new", &at(&new, "b4567"));
+    let mut newest = at(&new, "b4567");
+    for f in newest.flags.iter_mut().filter(|f| f.name == "--split-mode") {
+        f.kind = Kind::Switch;
+        f.members.clear();
+    }
+    h.add("newest", &newest);
     h
 }
 
@@ -195,7 +202,7 @@ fn removed_flag_says_in_which_tag_it_went_and_what_it_became() {
         findings(&r),
         [
             "KNB007 4:16 `--prefill-chunk` was removed in v1.4.0: it is not a flag of radiance v1.8.3 | it became `--busy-prefill-chunk` in v1.4.0",
-            "KNB007 4:42 `--swap-space` was removed in v1.4.0: it is not a flag of radiance v1.8.3 | the last build with it is radiance v1.2.0",
+            "KNB007 4:42 `--swap-space` was removed in v1.4.0: it is not a flag of radiance v1.8.3 | the last build with it is radiance v1.2.0; it is back from v1.9.0",
         ]
     );
     // Nine tags hold one of them: none is listed.
@@ -225,6 +232,15 @@ fn the_command_line_tag_of_an_untagged_build_is_judged_by_the_nearest_earlier() 
         r.stderr,
         "note: radiance v1.2.0-3-gabc has no catalogue of its own: judged against v1.2.0, the nearest earlier tag\n"
     );
+    // flags and catalog check read the tag the same way.
+    let note =
+        "note: radiance v1.2.0-3-gabc has no catalogue of its own: judged against v1.2.0, the nearest earlier tag\n";
+    let r = run_in(t.path(), &["flags", "--tag", "v1.2.0-3-gabc", "--catalog-dir", "cat"]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, note));
+    assert!(r.stdout.contains("--prefill-chunk") && !r.stdout.contains("--busy-prefill-chunk"), "{}", r.stdout);
+    let r = run_in(t.path(), &["catalog", "check", "--tag", "v1.2.0-3-gabc", "--catalog-dir", "cat"]);
+    assert!(r.stderr.starts_with(note), "{}", r.stderr);
+    assert!(r.stdout.contains("checked against radiance v1.2.0:"), "{}", r.stdout);
     // knobs.toml's pin, and explain, the same way.
     std::fs::write(t.path().join("knobs.toml"), "[pin]\ntag = \"v1.2.0-3-gabc\"\n\n[catalog]\ndir = \"cat\"\n")
         .expect("write");
@@ -314,9 +330,10 @@ fn catalog_diff_takes_any_two_tags_of_the_history() {
     let r = run_in(t.path(), &["catalog", "diff", "v1.2.0", "v1.9.0", "--catalog-dir", "cat"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.starts_with("radiance v1.2.0 → v1.9.0\n"), "{}", r.stdout);
-    for line in ["  ~ --prefill-chunk → --busy-prefill-chunk\n", "  + --decode-only-steps\n", "  - --swap-space\n"] {
+    for line in ["  ~ --prefill-chunk → --busy-prefill-chunk\n", "  + --decode-only-steps\n"] {
         assert!(r.stdout.contains(line), "{line}: {}", r.stdout);
     }
+    assert!(!r.stdout.contains("--swap-space"), "both tags have it: {}", r.stdout);
     let r = run_in(t.path(), &["catalog", "diff", "v1.8.2", "v1.8.5", "--catalog-dir", "cat", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
     assert_eq!((v["from"].as_str(), v["to"].as_str()), (Some("v1.8.2"), Some("v1.8.5")));
@@ -352,6 +369,15 @@ fn a_compose_file_pinning_an_old_server_build_is_judged_by_that_build() {
             "KNB007 4:33 `--log-format` was removed in b4100: it is not a flag of llama.cpp b4567 | it became `--log-style` in b4100",
             "KNB016 4:57 `-fa` is given no value: the command line ends after it | `-fa` takes one of `on`, `true`, `1`, `off`, `false`, `0`, `auto`, `-1` in llama.cpp b4567 (`-fa [on|off|auto]`), and was a switch in llama.cpp b3900–b4000: give it a value",
         ]
+    );
+
+    // A flag that takes a value at the pin and is a switch in a later build.
+    let sm = compose("ghcr.io/ggml-org/llama.cpp:server-b4200", r#"["-m", "/m.gguf", "-sm"]"#);
+    let t = project(&h, &[("compose.yaml", &sm)]);
+    let r = lint(t.path(), "llama.cpp", &[]);
+    assert_eq!(
+        findings(&r),
+        ["KNB016 4:33 `-sm` is given no value: the command line ends after it | `-sm` takes one of `none`, `layer`, `row` in llama.cpp b4200 (`-sm {none,layer,row}`), and is a switch in llama.cpp b4567–: give it a value"]
     );
 
     let between =
