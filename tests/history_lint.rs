@@ -81,7 +81,9 @@ fn llama() -> History {
         f.members_from = None;
         f.metavar.clear();
     }
-    old.flags.push(named("--log-format", "log output format", Kind::String));
+    let mut log = named("--log-format", "log output format", Kind::String);
+    log.env = vec!["LLAMA_ARG_LOG_FORMAT".into()];
+    old.flags.push(log);
     old.normalise();
     h.add("old", &old);
     h.add("old", &at(&old, "b4000"));
@@ -391,5 +393,28 @@ fn a_compose_file_pinning_an_old_server_build_is_judged_by_that_build() {
     assert_eq!(
         r.stderr,
         "warning: compose.yaml: pins llama.cpp b4150, which has no catalogue of its own: judged against b4100, the nearest earlier tag\n"
+    );
+}
+
+#[test]
+fn an_env_key_of_a_flag_another_tag_had_says_when_it_went() {
+    // llama.cpp: the key is declared only by b3900 and b4000 of the history.
+    let t = project(
+        &llama(),
+        &[("svc/image.env", b"IMAGE=ghcr.io/ggml-org/llama.cpp:server-b4567\nLLAMA_ARG_LOG_FORMAT=json\n")],
+    );
+    let r = lint(t.path(), "llama.cpp", &[]);
+    assert_eq!(
+        findings(&r),
+        ["KNB007 2:1 `LLAMA_ARG_LOG_FORMAT` (`--log-format`) was removed in b4100: it is not a flag of llama.cpp b4567 | it became `--log-style` in b4100"],
+        "{}",
+        r.stderr
+    );
+    // radiance's convention: SWAP_SPACE sets --swap-space, gone in v1.4.0 and back in v1.9.0.
+    let t = project(&radiance(), &[("svc/image.env", b"IMAGE=ghcr.io/x/radiance:1.8.3\nSWAP_SPACE=4\n")]);
+    let r = lint(t.path(), "radiance", &[]);
+    assert_eq!(
+        findings(&r),
+        ["KNB007 2:1 `SWAP_SPACE` (`--swap-space`) was removed in v1.4.0: it is not a flag of radiance v1.8.3 | the last build with it is radiance v1.2.0; it is back from v1.9.0"]
     );
 }

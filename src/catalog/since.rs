@@ -5,9 +5,12 @@
 //! asked only on the path of a finding or an explanation, so a lint that
 //! finds nothing never reads the history.
 
+use std::collections::HashMap;
+
 use super::diff::diff;
 use super::history::{merge, History, Run};
 use super::model::{Flag, Kind};
+use super::profile::Profile;
 
 /// Where a pinned tag sits in a history: the index of its own entry, or of
 /// the nearest earlier tag when it has none (`own` false); `None` when it
@@ -50,6 +53,38 @@ pub fn presence(h: &History, written: &str, underscores: bool) -> Vec<Run> {
 /// catalogue is materialised: the cheap question a rule asks first).
 pub fn elsewhere(h: &History, written: &str, underscores: bool, at: Option<usize>) -> bool {
     presence(h, written, underscores).iter().any(|r| after(r, at) || at.is_some_and(|at| *r.end() < at))
+}
+
+/// The flag an env key sets in some tag of the history, read as
+/// [`super::query::env_target`] reads it in one catalogue: a serve script's
+/// mapping, a declared key (or its negated form), else the profile's
+/// convention. Only the distinct records are scanned, no catalogue is
+/// materialised.
+pub fn env_flag(h: &History, key: &str, profile: &Profile, env_flags: &HashMap<String, String>) -> Option<String> {
+    let held = |name: &str| !h.flag_presence(name).is_empty();
+    if let Some(f) = env_flags.get(key).filter(|f| held(f)) {
+        return Some(f.clone());
+    }
+    if let Some(f) = h.flags.iter().find(|f| f.env.iter().any(|k| k == key)) {
+        return Some(f.name.clone());
+    }
+    if let Some([from, to]) = &profile.env.negated {
+        if let Some(rest) = key.strip_prefix(to.as_str()) {
+            let positive = format!("{from}{rest}");
+            let negatable = |f: &&Flag| !f.negated.is_empty() && f.env.contains(&positive);
+            if let Some(f) = h.flags.iter().find(negatable) {
+                return Some(f.name.clone());
+            }
+        }
+    }
+    if !profile.env.convention {
+        return None;
+    }
+    let words: Vec<&str> = key.split('_').filter(|w| !w.is_empty()).collect();
+    (0..words.len())
+        .filter(|&i| i == 0 || words.len() - i >= 2)
+        .map(|i| format!("--{}", words[i..].join("-").to_ascii_lowercase()))
+        .find(|n| held(n))
 }
 
 /// When a flag the pinned build lacks was removed: the last run holding it

@@ -114,6 +114,13 @@ impl<'a> Ctx<'a> {
         since::flag_from(h, written, self.profile.argv.underscores, at)
     }
 
+    /// The flag an env key the pinned build does not read sets in another
+    /// tag of the history, when one does.
+    pub fn env_flag_elsewhere(&self, key: &str) -> Option<String> {
+        let (h, _) = self.in_history()?;
+        since::env_flag(h, key, self.profile, self.env_flags).filter(|name| self.in_other_tags(name))
+    }
+
     /// True when a tag of the history other than the pinned one has the flag.
     pub fn in_other_tags(&self, written: &str) -> bool {
         self.in_history().is_some_and(|(h, at)| since::elsewhere(h, written, self.profile.argv.underscores, at))

@@ -47,10 +47,11 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             // A key in lower case sets nothing (KNB019).
             None if key.bytes().any(|b| b.is_ascii_lowercase()) => return,
             None => {
-                let Some(t) = ctx.all.iter().find_map(|c| env_target(key, c, ctx.profile, ctx.env_flags)) else {
+                let found = ctx.all.iter().find_map(|c| env_target(key, c, ctx.profile, ctx.env_flags));
+                let Some(name) = found.map(|t| t.flag.name.clone()).or_else(|| ctx.env_flag_elsewhere(key)) else {
                     return;
                 };
-                (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name))
+                (name.clone(), *span, format!("`{key}` (`{name}`)"))
             }
         },
         Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } => return,

@@ -40,6 +40,10 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     if s.env.is_some() || ctx.all.iter().any(|c| env_target(key, c, ctx.profile, ctx.env_flags).is_some()) {
         return;
     }
+    // Another tag of the history reads it: removed-flag's finding.
+    if ctx.env_flag_elsewhere(key).is_some() {
+        return;
+    }
     let keys = ctx.env_keys();
     let report = |prefix: &str, near: &str, out: &mut Vec<Violation>| {
         let flag = keys.iter().find(|(k, _)| k == near).map_or("", |(_, f)| f.as_str());
