@@ -71,6 +71,7 @@ fn llama() -> History {
         f.env.clear();
         f.help = help.into();
         f.kind = kind;
+        f.default.clear();
         f
     };
     let mut h = History::new("llama.cpp", &b4100.source.repo);
@@ -276,6 +277,10 @@ fn explain_shows_the_history_as_spans_of_one_shape_each() {
     let r = run_in(t.path(), &["--engine", "llama.cpp", "explain", "-fa", "--catalog-dir", "cat"]);
     let history = r.stdout.split("\nHistory\n").nth(1).unwrap_or_default();
     assert_eq!(history, "  b3900–b4000   switch\n  b4100–        on|true|1|off|false|0|auto|-1\n", "{}", r.stderr);
+    // A flag only older tags have, by its env key: explained from the newest tag that has it.
+    let r = run_in(t.path(), &["--engine", "llama.cpp", "explain", "LLAMA_ARG_LOG_FORMAT", "--catalog-dir", "cat"]);
+    assert!(r.stdout.starts_with("--log-format\nllama.cpp b4567 ("), "{}", r.stdout);
+    assert!(r.stdout.ends_with("\nHistory\n  b3900–b4000   string\n"), "{}", r.stdout);
 }
 
 #[test]

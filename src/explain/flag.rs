@@ -82,14 +82,22 @@ pub(super) fn with_history(e: &mut FlagExplain, h: &crate::catalog::history::His
     e.changes = since::changes(h, &e.flag.name);
 }
 
-/// The flag a subject names in the history, when no catalogued version has
-/// it: from the newest tag that has it.
+/// The flag a subject names in the history (by a spelling, or an env key
+/// some tag reads), when no catalogued version has it: from the newest tag
+/// that has it.
 pub(super) fn resolve_in_history<'h>(
     subject: &str,
     h: &'h crate::catalog::history::History,
     profile: &Profile,
 ) -> Option<(&'h Flag, &'h Catalog)> {
-    let name = if subject.starts_with('-') { subject.to_string() } else { format!("--{subject}") };
+    let by_env = || crate::catalog::since::env_flag(h, subject, profile, &Default::default());
+    let name = if subject.starts_with('-') {
+        subject.to_string()
+    } else if subject.chars().any(|c| c.is_ascii_uppercase()) {
+        by_env().unwrap_or_else(|| format!("--{subject}"))
+    } else {
+        format!("--{subject}")
+    };
     let single = format!("-{}", name.trim_start_matches('-'));
     [name, single].iter().find_map(|n| {
         let last = *crate::catalog::since::presence(h, n, profile.argv.underscores).last()?.end();
