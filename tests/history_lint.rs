@@ -55,8 +55,8 @@ fn radiance() -> History {
     h
 }
 
-/// llama.cpp, five tags: b3900 and b4000 have `-fa` as a switch and
-/// `--log-format`; b4100 is the fixture catalogue with `--log-style` (the
+/// llama.cpp, five tags: b3900 and b4000 have `-fa` as a switch,
+/// `--log-format`, and `tensor` among `--split-mode`'s members; b4100 is the fixture catalogue with `--log-style` (the
 /// same help: a rename); b4200 and b4567 add `--reasoning-budget`, and
 /// b4567 makes `--split-mode` a switch.
 fn llama() -> History {
@@ -81,6 +81,9 @@ fn llama() -> History {
         f.members.clear();
         f.members_from = None;
         f.metavar.clear();
+    }
+    for f in old.flags.iter_mut().filter(|f| f.name == "--split-mode") {
+        f.members.push("tensor".into());
     }
     let mut log = named("--log-format", "log output format", Kind::String);
     log.env = vec!["LLAMA_ARG_LOG_FORMAT".into()];
@@ -421,5 +424,16 @@ fn an_env_key_of_a_flag_another_tag_had_says_when_it_went() {
     assert_eq!(
         findings(&r),
         ["KNB007 2:1 `SWAP_SPACE` (`--swap-space`) was removed in v1.4.0: it is not a flag of radiance v1.8.3 | the last build with it is radiance v1.2.0; it is back from v1.9.0"]
+    );
+}
+
+#[test]
+fn a_member_an_earlier_build_accepted_says_when_it_went() {
+    let file = compose("ghcr.io/ggml-org/llama.cpp:server-b4100", r#"["-m", "/m.gguf", "-sm", "tensor"]"#);
+    let t = project(&llama(), &[("compose.yaml", &file)]);
+    let r = lint(t.path(), "llama.cpp", &[]);
+    assert_eq!(
+        findings(&r),
+        ["KNB002 4:40 `tensor` is not a member of `-sm` | `tensor` was removed in b4100 (the last build that accepts it is b4000). llama.cpp b4100 accepts `none`, `layer`, `row` (validator comparisons at common/arg.cpp:121 @ 410000000000)"]
     );
 }

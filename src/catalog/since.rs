@@ -127,6 +127,20 @@ pub fn member_from<'h>(h: &'h History, name: &str, member: &str, at: Option<usiz
         .and_then(|i| h.tag(i))
 }
 
+/// When the pinned build's flag `name` stopped accepting `member`: the
+/// last tag before `at` whose record of it did, and the tag after it.
+pub fn member_removal(h: &History, name: &str, member: &str, at: Option<usize>) -> Option<(String, String)> {
+    let at = at?;
+    let runs = merge(
+        h.flag_spans(name)
+            .into_iter()
+            .filter(|(f, _)| f.members.iter().any(|m| m == member))
+            .flat_map(|(_, r)| r.iter().cloned()),
+    );
+    let last = *runs.iter().rev().find(|r| *r.end() < at)?.end();
+    Some((h.tag(last)?.to_string(), h.tag(last + 1)?.to_string()))
+}
+
 /// The tag runs in which flag `name` was a switch, merged, as labels.
 pub fn switch_spans(h: &History, name: &str) -> Vec<(Run, String)> {
     let runs = merge(
@@ -310,6 +324,7 @@ mod tests {
         assert_eq!(member_from(&h, "--fa", "auto", Some(0)), Some("b4"));
         assert_eq!(member_from(&h, "--fa", "on", None), Some("b3"));
         assert_eq!(member_from(&h, "--fa", "never", Some(0)), None);
+        assert_eq!(member_removal(&h, "--fa", "on", Some(3)), None, "b4 still has it");
     }
 
     #[test]

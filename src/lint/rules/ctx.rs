@@ -132,6 +132,13 @@ impl<'a> Ctx<'a> {
         since::member_from(h, name, member, at)
     }
 
+    /// When the pinned build's flag `name` stopped accepting `member`: the
+    /// last tag that did, and the first that did not.
+    pub fn member_removal(&self, name: &str, member: &str) -> Option<(String, String)> {
+        let (h, at) = self.in_history()?;
+        since::member_removal(h, name, member, at)
+    }
+
     /// The spans of the history in which flag `name` was a switch, as
     /// labels: those before the pinned build, else those after it, with
     /// `true` when they are before.
