@@ -275,7 +275,18 @@ fn explain_shows_the_history_as_spans_of_one_shape_each() {
         "{}",
         r.stdout
     );
-    // The brief's example on llama.cpp: a switch, then three members.
+    let r = run_in(t.path(), &["explain", "--checkpoint-policy", "--catalog-dir", "cat", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(
+        v["flag"]["spans"][1],
+        serde_json::json!({"tags": "v1.8.1–", "shape": "geometric-backoff|tip-only|keep-all, default geometric-backoff"})
+    );
+    assert_eq!(v["flag"]["changes"][1], serde_json::json!({"tag": "v1.8.1", "change": "members added: `keep-all`"}));
+    // Without a history, neither is there.
+    let r = run_in(&crate::support::root(), &["explain", "--checkpoint-policy", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert!(v["flag"].get("spans").is_none() && v["flag"].get("changes").is_none(), "{v}");
+    // A flag explained on llama.cpp: a switch, then members.
     let t = project(&llama(), &[]);
     let r = run_in(t.path(), &["--engine", "llama.cpp", "explain", "-fa", "--catalog-dir", "cat"]);
     let history = r.stdout.split("\nHistory\n").nth(1).unwrap_or_default();
