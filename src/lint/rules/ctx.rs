@@ -39,6 +39,8 @@ pub struct Derived {
     renames: OnceLock<HashMap<String, String>>,
     /// Every env key the build reads, sorted, with its flag.
     env_keys: OnceLock<Vec<(String, String)>>,
+    /// Where the build sits in the history (see [`since::position`]).
+    position: OnceLock<Option<usize>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -99,7 +101,8 @@ impl<'a> Ctx<'a> {
     /// every tag it holds).
     fn in_history(&self) -> Option<(&'a History, Option<usize>)> {
         let h = self.history?;
-        Some((h, since::position(h, &self.catalog.source.tag).map(|(i, _)| i)))
+        let at = self.derived.position.get_or_init(|| since::position(h, &self.catalog.source.tag).map(|(i, _)| i));
+        Some((h, *at))
     }
 
     /// When a flag the pinned build lacks was removed, by the history.
