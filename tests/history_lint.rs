@@ -321,6 +321,11 @@ fn explain_history_lists_every_change_with_its_tag() {
         r.stdout,
         "--checkpoint-policy: every change across radiance's history (9 tags, v1.0.13–v1.9.0)\n  v1.0.13  present: geometric-backoff|tip-only, default geometric-backoff\n  v1.8.1   members added: `keep-all`\n"
     );
+    let r = run(&["--checkpoint-policy", "--format", "markdown"]);
+    assert_eq!(
+        r.stdout,
+        "# `--checkpoint-policy`: every change across radiance's history (9 tags, v1.0.13–v1.9.0)\n\n- v1.0.13: present: geometric-backoff|tip-only, default geometric-backoff\n- v1.8.1: members added: `keep-all`\n"
+    );
     // A flag only a later tag has is found there.
     let r = run(&["--decode-only-steps", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");

@@ -66,7 +66,8 @@ fn changes(
     };
     let text = match args.format {
         ExplainFormat::Json => explain::changes::json(e, &steps, &over),
-        ExplainFormat::Human | ExplainFormat::Markdown => explain::changes::human(e, &steps, &over),
+        ExplainFormat::Human => explain::changes::human(e, &steps, &over),
+        ExplainFormat::Markdown => explain::changes::markdown(e, &steps, &over),
     };
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)

@@ -32,8 +32,14 @@ pub fn human(e: &FlagExplain, steps: &[Step], over: &str) -> String {
     for s in steps {
         let _ = writeln!(out, "  {:<width$}  {}", s.tag, s.change);
     }
-    if steps.is_empty() {
-        let _ = writeln!(out, "  (no change)");
+    out
+}
+
+/// The changes as a Markdown list, for a runbook vault.
+pub fn markdown(e: &FlagExplain, steps: &[Step], over: &str) -> String {
+    let mut out = format!("# `{}`: every change across {over}\n\n", e.flag.name);
+    for s in steps {
+        let _ = writeln!(out, "- {}: {}", s.tag, s.change);
     }
     out
 }
