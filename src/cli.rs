@@ -177,6 +177,9 @@ pub struct ExplainArgs {
     /// The old spelling of `--tag TAG`; bare (no tag), knobs' version, as after any other program
     #[arg(long = "version", value_name = "TAG", num_args = 0..=1, default_missing_value = "", hide = true, conflicts_with = "version")]
     pub version_word: Option<String>,
+    /// List every change of the flag with the tag that made it (added, kind, default or members changed, renamed, removed), from the engine's history, else across the catalogued versions
+    #[arg(long)]
+    pub history: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -69,6 +69,10 @@ mod fuzz_regressions;
 
 // `knobs catalog show|diff|--catalog-dir` and the recorded radiance facts.
 mod catalog;
+// Every command reads an engine's history: pins to any tag, the nearest
+// earlier tag for an untagged build, "removed in" and "exists from",
+// explain's spans and `--history`, diffs of two history tags.
+mod history_lint;
 // The radiance and llama.cpp catalogues against hand-written expectations.
 mod expected;
 // Each C++ idiom of `fixtures/idioms/` through sync, against its expectation.

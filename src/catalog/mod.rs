@@ -9,5 +9,6 @@ pub mod profile;
 pub mod query;
 pub mod render;
 pub mod semantics;
+pub mod since;
 pub mod store;
 pub mod tag;

@@ -79,7 +79,10 @@ pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Run<'_>) -> Re
     use crate::catalog::semantics::check;
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let sem = &e.semantics;
-    let catalog = e.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
+    let (catalog, note) = e.judged(cfg.engine_name(None), args.version.as_deref(), cfg)?;
+    if let Some(n) = note.filter(|_| io.verbosity >= 0) {
+        writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
+    }
     let problems = check(sem, catalog, &e.profile);
     for p in &problems {
         let message = crate::pictures::visible(&p.message);

@@ -50,8 +50,12 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         }
         let cfg = &group.cfg;
         let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-        let catalog = engine.catalog(cfg.engine_name(None), args.version.as_deref(), cfg)?;
-        let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, engine.all(catalog))?;
+        let (catalog, note) = engine.judged(cfg.engine_name(None), args.version.as_deref(), cfg)?;
+        if let Some(n) = note.filter(|_| io.verbosity >= 0) {
+            writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
+        }
+        let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, engine.all(catalog))?
+            .with_history(engine.store.history());
         if let Some(mark) = engine.store.mark(catalog).filter(|_| io.verbosity > 0) {
             writeln!(io.err, "note: {}", crate::pictures::visible(&mark)).map_err(super::OutputError)?;
         }

@@ -80,21 +80,27 @@ impl Engine {
     /// catalogue points at the pin in knobs.toml.
     pub fn catalog(&self, engine: &str, arg: Option<&str>, cfg: &Config) -> miette::Result<&Catalog> {
         let tag = arg.or(cfg.tag.as_deref());
-        match self.store.select(engine, tag) {
-            Ok(c) => Ok(c),
-            Err(e @ crate::catalog::store::StoreError::UnknownTag { .. }) if arg.is_none() && cfg.path.is_some() => {
-                let span = crate::diag::find_key(&cfg.text, "tag").unwrap_or(0..0);
-                Err(cfg
-                    .error_at(
-                        span,
-                        e.to_string(),
-                        "pinned here",
-                        Some("run `knobs sync --tag TAG` to catalogue it (it writes beside knobs.toml), or pin a known version".into()),
-                    )
-                    .into())
-            }
-            Err(e) => Err(e.into()),
-        }
+        pin_error(arg, cfg, self.store.select(engine, tag).map(|c| (c, false))).map(|(c, _)| c)
+    }
+
+    /// The catalogue a build is judged against, as [`Engine::catalog`]
+    /// finds it, except that a tag with no catalogue of its own that
+    /// follows a tag of the history (an untagged build, `v1.9.7-12-gabc`)
+    /// is judged by the nearest earlier tag; then the note that says so.
+    pub fn judged(&self, engine: &str, arg: Option<&str>, cfg: &Config) -> miette::Result<(&Catalog, Option<String>)> {
+        let found = match arg.or(cfg.tag.as_deref()) {
+            Some(tag) => self.store.judged_by(engine, tag),
+            None => self.store.newest(engine).map(|c| (c, false)),
+        };
+        let (c, nearest) = pin_error(arg, cfg, found)?;
+        let tag = arg.or(cfg.tag.as_deref()).unwrap_or_default();
+        let note = nearest.then(|| {
+            format!(
+                "{engine} {tag} has no catalogue of its own: judged against {}, the nearest earlier tag",
+                c.source.tag
+            )
+        });
+        Ok((c, note))
     }
 
     /// The versions read beside `pinned` (history, another version's flag,
@@ -109,6 +115,30 @@ impl Engine {
     pub fn build(&self, c: &Catalog) -> String {
         let embedded = if self.store.is_foreign(c) { "embedded " } else { "" };
         format!("{embedded}{} {}", c.source.engine, c.source.tag)
+    }
+}
+
+/// A store's answer for the pinned tag, its unknown-tag error pointing
+/// at the pin in knobs.toml when the pin is knobs.toml's.
+fn pin_error<'s>(
+    arg: Option<&str>,
+    cfg: &Config,
+    found: Result<(&'s Catalog, bool), crate::catalog::store::StoreError>,
+) -> miette::Result<(&'s Catalog, bool)> {
+    match found {
+        Ok(c) => Ok(c),
+        Err(e @ crate::catalog::store::StoreError::UnknownTag { .. }) if arg.is_none() && cfg.path.is_some() => {
+            let span = crate::diag::find_key(&cfg.text, "tag").unwrap_or(0..0);
+            Err(cfg
+                .error_at(
+                    span,
+                    e.to_string(),
+                    "pinned here",
+                    Some("run `knobs sync --tag TAG` to catalogue it (it writes beside knobs.toml), or pin a known version".into()),
+                )
+                .into())
+        }
+        Err(e) => Err(e.into()),
     }
 }
 

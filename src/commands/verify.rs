@@ -25,7 +25,10 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
     let timeout = Duration::from_secs_f64(args.timeout);
     let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let engine = cfg.engine_name(None);
-    let catalog = e.catalog(engine, args.version.as_deref(), cfg)?;
+    let (catalog, note) = e.judged(engine, args.version.as_deref(), cfg)?;
+    if let Some(n) = note.filter(|_| io.verbosity >= 0) {
+        writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
+    }
     let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
     let all = e.all(catalog);
     let label = e.store.label(catalog);

@@ -59,6 +59,51 @@ pub struct FlagExplain {
     pub semantics: Option<FlagSemantics>,
     pub meters: Vec<Meter>,
     pub history: Vec<Version>,
+    /// With the engine's history: one span of tags per shape the flag kept
+    /// (`b3000–b4100`, `switch`), oldest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<Span>,
+    /// With the engine's history: every change of the flag, with its tag.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<crate::catalog::since::Step>,
+}
+
+/// A run of tags in which a flag kept one shape.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub tags: String,
+    pub shape: String,
+}
+
+/// Fills in what the engine's history says of the flag: its spans and changes.
+pub(super) fn with_history(e: &mut FlagExplain, h: &crate::catalog::history::History) {
+    use crate::catalog::since;
+    e.spans = since::spans(h, &e.flag.name).into_iter().map(|(tags, shape)| Span { tags, shape }).collect();
+    e.changes = since::changes(h, &e.flag.name);
+}
+
+/// The flag a subject names in the history (by a spelling, or an env key
+/// some tag reads), when no catalogued version has it: from the newest tag
+/// that has it.
+pub(super) fn resolve_in_history<'h>(
+    subject: &str,
+    h: &'h crate::catalog::history::History,
+    profile: &Profile,
+) -> Option<(&'h Flag, &'h Catalog)> {
+    let by_env = || crate::catalog::since::env_flag(h, subject, profile, &Default::default());
+    let name = if subject.starts_with('-') {
+        subject.to_string()
+    } else if subject.chars().any(|c| c.is_ascii_uppercase()) {
+        by_env().unwrap_or_else(|| format!("--{subject}"))
+    } else {
+        format!("--{subject}")
+    };
+    let single = format!("-{}", name.trim_start_matches('-'));
+    [name, single].iter().find_map(|n| {
+        let last = *crate::catalog::since::presence(h, n, profile.argv.underscores).last()?.end();
+        let c = h.catalog_at(last)?;
+        crate::catalog::query::flag(c, profile, n).map(|f| (f, c))
+    })
 }
 
 fn at(location: &str, c: &Catalog) -> String {
@@ -170,6 +215,8 @@ pub(super) fn explain_flag(
         semantics,
         meters,
         history: history::flag_history(&flag.name, all),
+        spans: Vec::new(),
+        changes: Vec::new(),
         read_by: Vec::new(),
         omitted,
     }

@@ -6,11 +6,13 @@
 //! this module resolves a subject to a [`Topic`], and [`unknown`] one it
 //! cannot to an [`Unknown`] with its nearest names; [`flag`] and [`metric`]
 //! build what is known of a flag or a metric, [`history`] how it changed
-//! across versions; [`render`] prints them, and [`listing`] prints `knobs
-//! flags` and `knobs rules`.
+//! across versions; [`render`] prints them, [`changes`] prints a flag's
+//! every change (`--history`), and [`listing`] prints `knobs flags` and
+//! `knobs rules`.
 //! Nothing here names an engine: flags and metrics come from the catalogue,
 //! what they do from the overlay, env keys and prefixes from the profile.
 
+pub(crate) mod changes;
 mod flag;
 mod history;
 pub(crate) mod listing;
@@ -19,13 +21,14 @@ pub(crate) mod project;
 mod render;
 mod unknown;
 
-pub use flag::{resolve_flag, FlagExplain, Meter};
+pub use flag::{resolve_flag, FlagExplain, Meter, Span};
 pub use history::Version;
 pub use metric::MetricExplain;
 pub use project::Project;
 pub use render::{human, json, markdown};
 pub use unknown::{unknown_subject, Unknown};
 
+use crate::catalog::history::History;
 use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
 use crate::catalog::query::find_metric;
@@ -52,11 +55,14 @@ pub enum Topic {
 }
 
 /// Resolves and explains a subject against `catalog` (the pinned build),
-/// with `all` the engine's catalogued versions, oldest first.
+/// with `all` the engine's catalogued versions, oldest first, and its
+/// history when there is one (a flag's spans and changes).
+#[allow(clippy::too_many_arguments)]
 pub fn explain(
     subject: &str,
     catalog: &Catalog,
     all: &[Catalog],
+    history: Option<&History>,
     sem: &Semantics,
     profile: &Profile,
     project: &Project,
@@ -78,11 +84,16 @@ pub fn explain(
     if let Some(name) = prefixed {
         return metric::explain_metric(&name, catalog, all, sem, profile, build).map(|m| Topic::Metric(Box::new(m)));
     }
-    match resolve_flag(subject, catalog, all, profile, project) {
+    let found = resolve_flag(subject, catalog, all, profile, project)
+        .or_else(|| history.and_then(|h| flag::resolve_in_history(subject, h, profile)));
+    match found {
         Some((flag, from)) => {
             let mut e = flag::explain_flag(flag, from, catalog, all, sem, profile, build);
             // The rollback names the key the project's scripts really read.
             flag::read_by(&mut e, project);
+            if let Some(h) = history {
+                flag::with_history(&mut e, h);
+            }
             Ok(Topic::Flag(Box::new(e)))
         }
         None => Err(unknown(subject, catalog, profile, &build.name)),

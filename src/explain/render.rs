@@ -135,7 +135,10 @@ pub fn human(t: &Topic) -> String {
                 }
             }
             let _ = writeln!(out, "\nHistory");
-            for v in &e.history {
+            for s in &e.spans {
+                let _ = writeln!(out, "  {:<12}  {}", s.tags, s.shape);
+            }
+            for v in e.history.iter().filter(|_| e.spans.is_empty()) {
                 let _ = writeln!(out, "  {:<10}  {}", v.tag, v.change);
             }
         }
@@ -237,7 +240,10 @@ pub fn markdown(t: &Topic) -> String {
                 }
             }
             let _ = writeln!(out, "\n## History\n");
-            for v in &e.history {
+            for s in &e.spans {
+                let _ = writeln!(out, "- {}: {}", s.tags, s.shape);
+            }
+            for v in e.history.iter().filter(|_| e.spans.is_empty()) {
                 let _ = writeln!(out, "- {}: {}", v.tag, v.change);
             }
         }

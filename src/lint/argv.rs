@@ -83,6 +83,7 @@ pub fn judge_argv(argv: &[String], binary: Option<&Arc<Binary>>, judge: &ArgvJud
         profile,
         catalog,
         all: judge.all,
+        history: None,
         env_flags: &none,
         derived: &judge.derived,
         target_labels: &judge.target_labels,

@@ -51,6 +51,7 @@ pub fn lint_file(
             profile: settings.profile,
             catalog,
             all: settings.all,
+            history: settings.history,
             env_flags: &folder.env_flags,
             derived: settings.derived(catalog).unwrap_or(&local),
             target_labels: &settings.target_labels,

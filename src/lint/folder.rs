@@ -17,7 +17,6 @@ use super::scanners::Scan;
 use super::span::Span;
 use super::{scanners, Settings};
 use crate::catalog::model::Catalog;
-use crate::catalog::tag::same_tag;
 use crate::walk::{classify, FileKind};
 
 /// What a folder's env files and serve scripts say.
@@ -67,7 +66,7 @@ impl Folder {
     /// The catalogue the folder's files are judged against: its pin's, or
     /// the run's.
     pub fn catalog<'a>(&self, settings: &Settings<'a>) -> &'a Catalog {
-        let pinned = self.pins.first().and_then(|(pin, _)| settings.all.iter().find(|c| same_tag(&c.source.tag, pin)));
+        let pinned = self.pins.first().and_then(|(pin, _)| settings.pinned(pin)).map(|(c, _)| c);
         pinned.unwrap_or(settings.catalog)
     }
 }
@@ -204,13 +203,22 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     }
     folder.texts = Mutex::new(texts);
     if let Some((pin, by)) = folder.pins.first() {
-        if !settings.all.iter().any(|c| crate::catalog::tag::same_tag(&c.source.tag, pin)) {
-            let dir = path.parent().map(|d| d.display().to_string()).unwrap_or_default();
+        let dir = path.parent().map(|d| d.display().to_string()).unwrap_or_default();
+        let dir = if dir.is_empty() { ".".to_string() } else { dir };
+        let pinned = settings.pinned(pin);
+        if let Some((c, true)) = pinned {
+            folder.note = Some(format!(
+                "{} pins {} {pin}, which has no catalogue of its own: the files in {dir} are judged against {}, the nearest earlier tag",
+                by.display(),
+                settings.catalog.source.engine,
+                c.source.tag
+            ));
+        } else if pinned.is_none() {
             folder.note = Some(format!(
                 "{} pins {} {pin}, which has no catalogue: the files in {} are judged against {} instead (run `knobs sync --tag {pin}`)",
                 by.display(),
                 settings.catalog.source.engine,
-                if dir.is_empty() { ".".to_string() } else { dir },
+                dir,
                 settings.catalog.source.tag
             ));
         }

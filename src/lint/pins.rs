@@ -1,15 +1,16 @@
 //! Image pins: a deployment file (a unit, a Dockerfile, compose, Kubernetes,
 //! Helm values) that names the engine's image with a tag is judged against
-//! that version's catalogue, and a compose service or a container with an
-//! image of its own against its own. A pin with no catalogue is a note, and
-//! its refs stay with the file's catalogue.
+//! that version's catalogue (a catalogue file's, else the history's), and a
+//! compose service or a container with an image of its own against its own.
+//! A pin between two tags of the history (an untagged build) is judged by
+//! the nearest earlier tag, with a note that says so; a pin with no
+//! catalogue at all is a note, and its refs stay with the file's catalogue.
 
 use super::dispatch::scan;
 use super::refs::Ref;
 use super::scanners::Scan;
 use super::Settings;
 use crate::catalog::model::Catalog;
-use crate::catalog::tag::same_tag;
 use crate::walk::FileKind;
 
 /// A file's refs grouped by the catalogue each is judged against, the
@@ -38,20 +39,27 @@ pub(crate) fn group<'a>(
             | FileKind::Makefile
             | FileKind::Procfile
     ) {
-        let pinned_to = |pin: &str, notes: &mut Vec<String>| match settings
-            .all
-            .iter()
-            .find(|c| same_tag(&c.source.tag, pin))
-        {
-            Some(c) => Some(c),
+        let note_once = |note: String, notes: &mut Vec<String>| {
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        };
+        let pinned_to = |pin: &str, notes: &mut Vec<String>| match settings.pinned(pin) {
+            Some((c, false)) => Some(c),
+            Some((c, true)) => {
+                let note = format!(
+                    "{shown}: pins {} {pin}, which has no catalogue of its own: judged against {}, the nearest earlier tag",
+                    settings.catalog.source.engine, c.source.tag
+                );
+                note_once(note, notes);
+                Some(c)
+            }
             None => {
                 let note = format!(
                     "{shown}: pins {} {pin}, which has no catalogue: judged against {} instead (run `knobs sync --tag {pin}`)",
                     settings.catalog.source.engine, catalog.source.tag
                 );
-                if !notes.contains(&note) {
-                    notes.push(note);
-                }
+                note_once(note, notes);
                 None
             }
         };

@@ -12,8 +12,10 @@ use globset::{GlobMatcher, GlobSet};
 
 use super::rules::{self, Rule, Severity, RULES};
 use super::scanners::{self, EngineMatcher};
+use crate::catalog::history::History;
 use crate::catalog::model::Catalog;
 use crate::catalog::profile::Profile;
+use crate::catalog::tag::{compare_tags, same_tag};
 use crate::config::{Config, Located};
 use crate::diag::FileError;
 
@@ -90,6 +92,9 @@ pub struct Settings<'a> {
     pub catalog: &'a Catalog,
     /// Every catalogued version of the engine, oldest first.
     pub all: &'a [Catalog],
+    /// Every tag of the engine at once, when a history is synced or
+    /// embedded: a pin to any of its tags is judged by that tag.
+    pub history: Option<&'a History>,
     /// The commands that run the engine (the profile's and knobs.toml's).
     pub commands: EngineMatcher,
     /// Finds the engine's metric names.
@@ -127,6 +132,8 @@ pub struct Settings<'a> {
     pub fail_on: Severity,
     /// What the rules work out about each catalogue of `all` (same order).
     derived: Vec<rules::Derived>,
+    /// The same for `catalog` when it is not one of `all` (a tag of the history).
+    own_derived: rules::Derived,
 }
 
 impl<'a> Settings<'a> {
@@ -137,6 +144,7 @@ impl<'a> Settings<'a> {
             profile,
             catalog,
             all,
+            history: None,
             commands: EngineMatcher::new(profile, extra_commands),
             metrics: scanners::metrics::Matcher::new(&profile.metrics.prefixes),
             env_files: Vec::new(),
@@ -155,6 +163,34 @@ impl<'a> Settings<'a> {
             helm_args_named: false,
             fail_on: Severity::Warning,
             derived: all.iter().map(|_| rules::Derived::default()).collect(),
+            own_derived: rules::Derived::default(),
+        }
+    }
+
+    /// The same, with the engine's history to judge pins by.
+    pub fn with_history(mut self, history: Option<&'a History>) -> Self {
+        self.history = history;
+        self
+    }
+
+    /// The catalogue a pin to `tag` is judged against: a catalogued
+    /// version's, else the history's own of that tag, else — an untagged or
+    /// uncatalogued build — the nearest earlier tag's (the second value is
+    /// then true). `None`: nothing catalogued at or before it.
+    pub(crate) fn pinned(&self, tag: &str) -> Option<(&'a Catalog, bool)> {
+        let all: &'a [Catalog] = self.all;
+        if let Some(c) = all.iter().find(|c| same_tag(&c.source.tag, tag)) {
+            return Some((c, false));
+        }
+        let h = self.history?;
+        if let Some(c) = h.catalog(tag) {
+            return Some((c, false));
+        }
+        let earlier = h.nearest_before(tag).and_then(|i| h.catalog_at(i))?;
+        let file = all.iter().rev().find(|c| compare_tags(&c.source.tag, tag).is_le());
+        match file {
+            Some(f) if compare_tags(&f.source.tag, &earlier.source.tag).is_gt() => Some((f, true)),
+            _ => Some((earlier, true)),
         }
     }
 
@@ -243,9 +279,13 @@ impl<'a> Settings<'a> {
         !self.exclude.is_empty() && self.exclude.is_match(self.seen_from_config(shown))
     }
 
-    /// What the rules have worked out about `catalog`, when it is one of `all`.
+    /// What the rules have worked out about `catalog`, when it is one of
+    /// `all` or the run's own.
     pub(crate) fn derived(&self, catalog: &Catalog) -> Option<&rules::Derived> {
-        self.all.iter().position(|c| std::ptr::eq(c, catalog)).map(|i| &self.derived[i])
+        match self.all.iter().position(|c| std::ptr::eq(c, catalog)) {
+            Some(i) => self.derived.get(i),
+            None => std::ptr::eq(self.catalog, catalog).then_some(&self.own_derived),
+        }
     }
 }
 

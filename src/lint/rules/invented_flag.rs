@@ -53,8 +53,8 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         }
         return;
     }
-    if !ctx.versions_with_flag(name).is_empty() {
-        // Another catalogued version has it: removed-flag's finding.
+    if !ctx.versions_with_flag(name).is_empty() || ctx.in_other_tags(name) {
+        // Another catalogued version or tag has it: removed-flag's finding.
         return;
     }
     let read = if ctx.profile.argv.underscores { name.replace('_', "-") } else { name.clone() };

@@ -3,7 +3,9 @@
 //! ## What it does
 //! Checks the value given to an enum flag — in argv, a lone inline code span
 //! or an env file — against the members the validator accepts, and names the
-//! members and where the validator lists them.
+//! members and where the validator lists them. With the engine's history,
+//! a member a later build added says from which tag it exists, and one an
+//! earlier build accepted in which tag it was removed.
 //!
 //! ## Why is this bad?
 //! `config_parse` refuses an unknown member at boot. An invented member
@@ -49,7 +51,13 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
             ctx.catalog.source.short_commit()
         ));
     }
-    if let Some(n) = suggest(bad, flag.members.iter().map(String::as_str)) {
+    if let Some(from) = ctx.member_from(&flag.name, bad) {
+        // A later build's member: when it came, not a near miss.
+        help = format!("`{bad}` exists from {from}; this file pins {}. {help}", ctx.catalog.source.tag);
+    } else if let Some((last, gone)) = ctx.member_removal(&flag.name, bad) {
+        // An earlier build's member: when it went.
+        help = format!("`{bad}` was removed in {gone} (the last build that accepts it is {last}). {help}");
+    } else if let Some(n) = suggest(bad, flag.members.iter().map(String::as_str)) {
         help = format!("did you mean `{n}`? {help}");
     }
     out.push(Violation {

@@ -155,11 +155,17 @@ pub fn swallowed<'c, 'r>(s: &Subject<'r, 'c>, ctx: &Ctx<'_>) -> Option<(&'c Flag
 /// What a flag that takes a value wants, for the value rules' help:
 /// `` `-fa` takes one of `on`, `off`, `auto` in llama.cpp b4100 (`-fa
 /// [on|off|auto]`) ``, and — when another catalogued version has it as a
-/// switch, the commonest stale line — which.
+/// switch, the commonest stale line — which (with a history, the tag spans
+/// in which it was one: `b3000–b4100`).
 pub fn wanted_value(written: &str, flag: &Flag, ctx: &Ctx<'_>) -> String {
     let mut out = format!("`{written}` takes {} in {}", kind_phrase(flag), ctx.build());
     if !flag.metavar.is_empty() {
         out.push_str(&format!(" (`{written} {}`)", flag.metavar));
+    }
+    if let Some((spans, before)) = ctx.switch_spans(&flag.name) {
+        let when = if before { "was" } else { "is" };
+        out.push_str(&format!(", and {when} a switch in {} {}", ctx.catalog.source.engine, spans.join(", ")));
+        return out;
     }
     let pinned = ctx.all.iter().position(|c| c.source.tag == ctx.catalog.source.tag);
     let switch = ctx.all.iter().enumerate().rev().find(|(_, c)| {

@@ -3,7 +3,9 @@
 //! ## What it does
 //! A flag (or the env key that sets it) that the pinned build lacks but
 //! another catalogued build has is reported with the versions that have it,
-//! and its new name when the catalogue diff shows a rename.
+//! and its new name when the catalogue diff shows a rename. With the
+//! engine's history (every tag), it says instead in which tag the flag was
+//! removed and what it became, or from which later tag it exists.
 //!
 //! ## Why is this bad?
 //! Runbooks outlive builds. A step written against an older pin passes a flag
@@ -49,10 +51,11 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 return;
             }
             None => {
-                let Some(t) = ctx.all.iter().find_map(|c| env_target(key, c, ctx.profile, ctx.env_flags)) else {
+                let found = ctx.all.iter().find_map(|c| env_target(key, c, ctx.profile, ctx.env_flags));
+                let Some(name) = found.map(|t| t.flag.name.clone()).or_else(|| ctx.env_flag_elsewhere(key)) else {
                     return;
                 };
-                (t.flag.name.clone(), *span, format!("`{key}` (`{}`)", t.flag.name))
+                (name.clone(), *span, format!("`{key}` (`{name}`)"))
             }
         },
         Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } => return,
@@ -68,6 +71,10 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 fix: None,
             });
         }
+        return;
+    }
+    if let Some(v) = from_history(r, &name, &what, span, ctx) {
+        out.push(v);
         return;
     }
     let others = ctx.versions_with_flag(&name);
@@ -101,6 +108,26 @@ fn engine_key(s: &Subject<'_, '_>, key: &str, span: crate::lint::span::Span, ctx
     if s.env_key.is_some() {
         return;
     }
+    if let Some((last, gone)) = ctx.env_key_removal(key) {
+        out.push(Violation {
+            rule: &RULE,
+            span,
+            message: format!("`{key}` was removed in {gone}: it is not an env key of {}", ctx.build()),
+            help: Some(format!("the last build that reads it is {} {last}", ctx.catalog.source.engine)),
+            fix: None,
+        });
+        return;
+    }
+    if let Some(from) = ctx.env_key_from(key) {
+        out.push(Violation {
+            rule: &RULE,
+            span,
+            message: format!("`{key}` is not an env key of {}: the engine ignores it", ctx.build()),
+            help: Some(format!("`{key}` exists from {from}; this file pins {}", ctx.catalog.source.tag)),
+            fix: None,
+        });
+        return;
+    }
     let tags: Vec<&str> = (ctx.all.iter())
         .filter(|c| c.source.tag != ctx.catalog.source.tag && env_key(c, key).is_some())
         .map(|c| c.source.tag.as_str())
@@ -115,4 +142,39 @@ fn engine_key(s: &Subject<'_, '_>, key: &str, span: crate::lint::span::Span, ctx
         help: Some(format!("it exists in {} {}", ctx.catalog.source.engine, tags.join(", "))),
         fix: None,
     });
+}
+
+/// What the history says of a flag the pinned build lacks: the tag it was
+/// removed in (the first after the last run holding it) and what it became
+/// there, or the later tag it exists from. `None`: the history is silent.
+fn from_history(r: &Ref, name: &str, what: &str, span: crate::lint::span::Span, ctx: &Ctx<'_>) -> Option<Violation> {
+    if let Some(gone) = ctx.removal(name) {
+        let mut help = match &gone.became {
+            Some(to) => format!("it became `{to}` in {}", gone.gone),
+            None => format!("the last build with it is {} {}", ctx.catalog.source.engine, gone.last),
+        };
+        if let Some(back) = &gone.back {
+            help.push_str(&format!("; it is back from {back}"));
+        }
+        // A flag written in argv whose new name the pinned build has: one right rewrite.
+        let fix = match r {
+            Ref::Flag { .. } => gone.became.filter(|to| ctx.flag(to).is_some()),
+            _ => None,
+        };
+        return Some(Violation {
+            rule: &RULE,
+            span,
+            message: format!("{what} was removed in {}: it is not a flag of {}", gone.gone, ctx.build()),
+            help: Some(help),
+            fix,
+        });
+    }
+    let from = ctx.flag_from(name)?;
+    Some(Violation {
+        rule: &RULE,
+        span,
+        message: format!("{what} is not a flag of {}", ctx.build()),
+        help: Some(format!("`{name}` exists from {from}; this file pins {}", ctx.catalog.source.tag)),
+        fix: None,
+    })
 }

@@ -44,6 +44,10 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         engine_key(s, key, *span, ctx, out);
         return;
     }
+    // Another tag of the history reads it: removed-flag's finding.
+    if ctx.env_flag_elsewhere(key).is_some() {
+        return;
+    }
     let keys = ctx.env_keys();
     let report = |prefix: &str, near: &str, out: &mut Vec<Violation>| {
         let flag = keys.iter().find(|(k, _)| k == near).map_or("", |(_, f)| f.as_str());
@@ -81,7 +85,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
 /// version reads either (removed-flag's finding), is reported with the
 /// nearest it does read.
 fn engine_key(s: &Subject<'_, '_>, key: &str, span: crate::lint::span::Span, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
-    if s.env_key.is_some() || ctx.all.iter().any(|c| env_key(c, key).is_some()) {
+    if s.env_key.is_some() || ctx.all.iter().any(|c| env_key(c, key).is_some()) || ctx.env_key_in_history(key) {
         return;
     }
     let names = ctx.catalog.env_keys.iter().map(|k| k.name.as_str());
