@@ -41,29 +41,53 @@ fn mask_macros(text: &str) -> String {
     fn directive(line: &str) -> Option<&str> {
         line.trim_start().strip_prefix('#').map(str::trim_start)
     }
-    // The nearest code line before and after line `i`: not blank, not a directive.
+    // The nearest code line before and after line `i`: not blank, not a
+    // directive, not a line comment.
     let code = |i: usize, step: isize| -> Option<&str> {
         let mut j = i as isize + step;
         while j >= 0 && (j as usize) < lines.len() {
             let l = lines[j as usize].trim();
-            if !l.is_empty() && !l.starts_with('#') {
+            if !l.is_empty() && !l.starts_with('#') && !l.starts_with("//") {
                 return Some(l);
             }
             j += step;
         }
         None
     };
+    // `} #ifdef X else if (…) {…} #endif else if …`: a build condition
+    // around some links of an if-chain (or the end of one link's body and
+    // the links after it). One of its directives sits right before an
+    // `else`; all of the condition's directives go, so that both sides are
+    // chain links and no `#if` is left without its `#endif`.
+    let mut group = vec![None; lines.len()];
+    let mut open: Vec<usize> = Vec::new();
+    let mut chained = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(d) = directive(line) else { continue };
+        let id = if d.starts_with("if") {
+            open.push(chained.len());
+            chained.push(false);
+            open.last().copied()
+        } else if d.starts_with("el") {
+            open.last().copied()
+        } else if d.starts_with("endif") {
+            open.pop()
+        } else {
+            None
+        };
+        if let Some(g) = id {
+            group[i] = Some(g);
+            chained[g] |= code(i, -1).is_some_and(|l| l.ends_with(['}', ';']))
+                && code(i, 1).is_some_and(|l| l.trim_start_matches(['}', ' ', '\t']).starts_with("else"));
+        }
+    }
     let statements = statement_macros(&lines);
     let mut out = String::with_capacity(text.len());
     let mut continued = false;
     for (i, line) in lines.iter().enumerate() {
         let directive = directive(line);
         let is_macro = directive.is_some_and(|d| d.starts_with("define") || d.starts_with("undef"));
-        // `} #ifdef X else if (…) {…} #endif else if …`: a build condition
-        // around some links of an if-chain. Both sides are chain links.
-        let in_chain = directive.is_some_and(|d| d.starts_with("if") || d.starts_with("el") || d.starts_with("endif"))
-            && code(i, -1).is_some_and(|l| l.ends_with('}'))
-            && code(i, 1).is_some_and(|l| l.starts_with("else"));
+        let in_chain = group[i].is_some_and(|g| chained[g]);
         let statement = statements.iter().any(|m| line.trim() == m);
         if is_macro || in_chain || statement || continued {
             continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
@@ -151,5 +175,13 @@ mod tests {
         assert_eq!(m.len(), text.len());
         assert_eq!(m.matches('#').count(), 2, "only the two inside the chain: {m}");
         assert!(m.contains("#ifdef X") && !m.contains("TLS"));
+        let tail =
+            "if (a) {\n    x();\n#ifndef NOLOG\n    // log options\n} else if (b) {\n    y();\n#endif\n} else {\n}\n";
+        assert!(!mask_macros(tail).contains('#'), "{}", mask_macros(tail));
+        // Inside one link's body, before the next link: the pair goes together.
+        let body = "if (a) {\n#ifndef GPU\n    warn();\n#endif\n} else if (b) {\n}\n";
+        assert!(!mask_macros(body).contains('#'), "{}", mask_macros(body));
+        let kept = "void f() {\n#ifdef GPU\n    g();\n#endif\n}\n";
+        assert_eq!(mask_macros(kept), kept, "no chain: nothing blanked");
     }
 }
