@@ -197,6 +197,7 @@ impl Config {
         // The user's files are read at every tag: the profile's eras go.
         if let Some(c) = &self.extract_config {
             p.extract.config = vec![c.clone()];
+            p.extract.scoped.clear();
             p.eras.clear();
         }
         if let Some(h) = &self.headers {

@@ -66,6 +66,25 @@ fn an_old_tag_reads_the_files_of_its_era() {
     assert_eq!(got, want);
 }
 
+/// The era's `scoped` names the server's own parser: what only it reads is
+/// the server's; what the common chain reads too (`--model`) is everyone's.
+#[test]
+fn options_of_a_binary_s_own_parser_are_scoped_to_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    let c = sync(tmp.path(), "b3000");
+    let scoped: BTreeMap<&str, Vec<String>> =
+        c.flags.iter().filter(|f| !f.scopes.is_empty()).map(|f| (f.name.as_str(), f.scopes.clone())).collect();
+    let server = vec!["LLAMA_EXAMPLE_SERVER".to_string()];
+    let want: BTreeMap<&str, Vec<String>> =
+        ["--host", "--port", "--timeout", "--tls-key"].into_iter().map(|n| (n, server.clone())).collect();
+    assert_eq!(scoped, want);
+    let p = builtin("llama.cpp").expect("llama.cpp");
+    let port = c.flags.iter().find(|f| f.name == "--port").expect("--port");
+    assert!(p.accepts(&port.scopes, &port.excludes, Some("LLAMA_EXAMPLE_SERVER")));
+    assert!(!p.accepts(&port.scopes, &port.excludes, Some("LLAMA_EXAMPLE_CLI")), "not the CLI's");
+}
+
 /// b3500's common.cpp: the chain, and a usage table whose cells write
 /// spellings and a placeholder padded to line up (`"       --port PORT"`),
 /// after a group tag (`"server"`) that is no default.
@@ -140,6 +159,9 @@ fn eras_out_of_order_or_without_files_are_refused_by_number() {
             "era 1 (until `main`): `until` must be a release tag such as `b3716` or `v1.5.0`",
         ),
     ];
+    let stray = format!("{ERAS}[extract]\nconfig = [\"a.cpp\"]\nscoped = {{ \"b.cpp\" = \"B\" }}\n");
+    let mut cases = cases.to_vec();
+    cases.push((stray, "[extract] scoped file `b.cpp` is not one of its `config` files"));
     for (text, message) in cases {
         assert_eq!(Profile::parse(&text).err().as_deref(), Some(message), "{text}");
     }

@@ -63,6 +63,7 @@ pub fn validate(eras: &[Era]) -> Result<(), String> {
         if e.extract.config.is_empty() {
             return Err(format!("era {n} (until `{}`): [era.extract] names no `config` file", e.until));
         }
+        check_scoped(&e.extract).map_err(|m| format!("era {n} (until `{}`): {m}", e.until))?;
         if let Some(prev) = i.checked_sub(1).map(|j| &eras[j]) {
             if !comparable(&e.until, &prev.until) {
                 return Err(format!(
@@ -80,6 +81,14 @@ pub fn validate(eras: &[Era]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A `scoped` file must be one of the `config` files it scopes.
+pub fn check_scoped(spec: &ExtractSpec) -> Result<(), String> {
+    match spec.scoped.keys().find(|path| !spec.config.contains(path)) {
+        Some(path) => Err(format!("scoped file `{path}` is not one of its `config` files")),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -129,6 +138,12 @@ mod tests {
         assert_eq!(
             validate(&[era("b3183"), era("v2.0")]).err().as_deref(),
             Some("era 2 (until `v2.0`): its tag is not of the same shape as era 1's `b3183`")
+        );
+        let mut stray = era("b1");
+        stray.extract.scoped.insert("server.cpp".into(), "SERVER".into());
+        assert_eq!(
+            validate(&[stray]).err().as_deref(),
+            Some("era 1 (until `b1`): scoped file `server.cpp` is not one of its `config` files")
         );
         let empty = Era { until: "b1".into(), extract: ExtractSpec::default() };
         assert_eq!(

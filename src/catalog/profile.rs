@@ -72,6 +72,11 @@ pub struct ExtractSpec {
     /// file that mentions a prefix.
     #[serde(default)]
     pub metrics: Vec<String>,
+    /// Config files that are one binary's own parser, with that binary's
+    /// scope: an option read only there is accepted only by it (llama.cpp's
+    /// old server). Every other config file's options are unscoped.
+    #[serde(default)]
+    pub scoped: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -253,6 +258,7 @@ impl Profile {
             }
         }
         era::validate(&self.eras).map_err(err)?;
+        era::check_scoped(&self.extract).map_err(|m| err(format!("[extract] {m}")))?;
         for r in &self.renamed {
             if !self.commands.iter().any(|c| c.name == r.to) {
                 return Err(err(format!("renamed `{}` → `{}`: `{}` is not a [[command]]", r.name, r.to, r.to)));

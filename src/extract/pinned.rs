@@ -46,7 +46,8 @@ pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Re
     };
     let headers = optional(&spec.headers)?;
     let validators = optional(&spec.validators)?;
-    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
+    let scoped = (!spec.scoped.is_empty()).then_some(&spec.scoped);
+    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries, scoped };
     // Only the files that name a metric prefix are kept in memory.
     let prefixes = &profile.metrics.prefixes;
     let found = tree.cpp_sources(&spec.metrics, &|text| super::metrics::mentions_metric(text, prefixes))?;
