@@ -21,6 +21,7 @@
 # a grep of every `== "-…"` comparison in common/common.cpp and
 # common/log.h, the `llama_arg({…})` lists there, and, where the server
 # still had its own parser (`server_params_parse`), in
+# examples/server/server.cpp; for its metrics, the `{"name", "x"}` rows of
 # examples/server/server.cpp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -139,6 +140,12 @@ print(f"spellings found: {len(spell & got)} of {len(spell)} ({100 * len(spell & 
       f"missing: {sorted(spell - got) or 'none'}")
 print(f"named by a usage text but compared nowhere: {sorted(extra & everywhere) or 'none'}; "
       f"nowhere in the source: {sorted(extra - everywhere) or 'none'}")
+# Metrics: the server's `{"name", "x"}` rows, printed behind `llamacpp:`.
+metric_src = re.sub(r"//[^\n]*", "", server)
+rows = {"llamacpp:" + n for n in re.findall(r'\{\s*"name"\s*,\s*"([a-z_0-9]+)"\s*\}', metric_src)} if "llamacpp:" in metric_src else set()
+known = {m["name"] for m in cat.get("metric", [])}
+print(f"metrics: {len(rows)} `{{\"name\", …}}` rows in examples/server/server.cpp; knobs: {len(known)}; "
+      f"missing: {sorted(rows - known) or 'none'}; not in the source: {sorted(known - rows) or 'none'}")
 with open(summary, "a") as s:
     print(f"{tag}\t{', '.join(files)}\t{len(spell)}\t{len(spell & got)}\t{len(spell - got)}\t{len(extra)}", file=s)
 PY

@@ -66,6 +66,24 @@ fn an_old_tag_reads_the_files_of_its_era() {
     assert_eq!(got, want);
 }
 
+/// The old server printed its metrics from a table keyed by type
+/// (`{"counter", {{{"name", "requests_total"}, {"help", …}}}}`), behind a
+/// prefix literal; the era reads them from `examples/server/`.
+#[test]
+fn the_old_server_s_metric_table_is_read() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    let c = sync(tmp.path(), "b3000");
+    let got: Vec<(String, String, String)> =
+        c.metrics.iter().map(|m| (m.name.clone(), format!("{:?}", m.kind), m.help.clone())).collect();
+    let want = [
+        ("llamacpp:requests_total", "Counter", "Requests answered since start."),
+        ("llamacpp:slots_busy", "Gauge", "Slots working right now."),
+    ]
+    .map(|(n, k, h)| (n.to_string(), k.to_string(), h.to_string()));
+    assert_eq!(got, want);
+}
+
 /// The era's `scoped` names the server's own parser: what only it reads is
 /// the server's; what the common chain reads too (`--model`) is everyone's.
 #[test]
