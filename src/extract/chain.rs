@@ -2,8 +2,8 @@
 //! `strcmp(argv[i], "--x") == 0`, `arg.rfind("--x=", 0) == 0`.
 //!
 //! The flag literals compared in one condition are one flag (the first long
-//! one is its name, else the first short one); the branch body says whether it takes a value and how
-//! the value is parsed.
+//! one is its name, else the first short one); the branch body says whether
+//! it takes a value and how the value is parsed.
 
 use tree_sitter::Node;
 

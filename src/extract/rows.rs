@@ -410,3 +410,19 @@ fn getopt_row(p: &Parsed<'_>, values: &[(Option<String>, Value, Node<'_>)]) -> O
     let _ = p;
     Some(c)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::synopsis;
+
+    #[test]
+    fn usage_cells_give_spellings_and_a_placeholder() {
+        let got = |s: &str| synopsis(s).map(|(names, metavar)| (names.join(" "), metavar));
+        assert_eq!(got("-s,    --seed SEED"), Some(("-s --seed".into(), "SEED".into())));
+        assert_eq!(got("-nwu n0,n1,..."), Some(("-nwu".into(), "n0,n1,...".into())));
+        assert_eq!(got("       --lock-pages"), Some(("--lock-pages".into(), String::new())));
+        assert_eq!(got("--seed"), None, "a bare spelling is read as it always was");
+        assert_eq!(got("--seed is gone, use --rng"), None, "prose");
+        assert_eq!(got("print the seed"), None);
+    }
+}
