@@ -194,11 +194,17 @@ impl Config {
                 d.commands = Profile::bare(engine).commands;
                 d
             });
+        // The user's files are read at every tag: the profile's eras go.
         if let Some(c) = &self.extract_config {
             p.extract.config = vec![c.clone()];
+            p.extract.scoped.clear();
+            p.eras.clear();
         }
         if let Some(h) = &self.headers {
             p.extract.headers = h.clone();
+            for e in &mut p.eras {
+                e.extract.headers = h.clone();
+            }
         }
         p
     }

@@ -79,6 +79,9 @@ mod expected;
 mod idioms;
 // `knobs sync` end to end: repositories in, catalogues out, its errors.
 mod sync;
+// Profiles with eras: each tag of a fixture history read from its era's
+// files (common.cpp chains, then arg.cpp), and eras that make no sense.
+mod eras;
 // `knobs sync` when the repository, network, cache or output folder fails:
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;

@@ -1,8 +1,9 @@
 //! The catalogue: its model, where catalogues are stored, the engine
-//! profiles, the questions every user asks of a catalogue, how two compare,
-//! and how one is rendered for people.
+//! profiles (and the eras of their source), the questions every user asks
+//! of a catalogue, how two compare, and how one is rendered for people.
 
 pub mod diff;
+pub mod era;
 pub mod history;
 pub mod model;
 pub mod profile;

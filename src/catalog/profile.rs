@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::era::{self, Era};
 use super::tag::compare_tags;
 
 /// One engine, as knobs reads and judges it.
@@ -21,6 +22,10 @@ pub struct Profile {
     pub description: String,
     #[serde(default)]
     pub extract: ExtractSpec,
+    /// Older eras whose builds read other files than `extract`, oldest
+    /// first (`[[era]]`, see `src/catalog/era.rs`).
+    #[serde(default, rename = "era")]
+    pub eras: Vec<Era>,
     #[serde(default)]
     pub metrics: MetricSpec,
     #[serde(default)]
@@ -67,6 +72,11 @@ pub struct ExtractSpec {
     /// file that mentions a prefix.
     #[serde(default)]
     pub metrics: Vec<String>,
+    /// Config files that are one binary's own parser, with that binary's
+    /// scope: an option read only there is accepted only by it (llama.cpp's
+    /// old server). Every other config file's options are unscoped.
+    #[serde(default)]
+    pub scoped: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -297,6 +307,8 @@ impl Profile {
                 return Err(err(format!("pair [{a}, {b}] names a prefix not in metrics.prefixes")));
             }
         }
+        era::validate(&self.eras).map_err(err)?;
+        era::check_scoped(&self.extract).map_err(|m| err(format!("[extract] {m}")))?;
         for r in &self.renamed {
             if !self.commands.iter().any(|c| c.name == r.to) {
                 return Err(err(format!("renamed `{}` → `{}`: `{}` is not a [[command]]", r.name, r.to, r.to)));
@@ -315,6 +327,7 @@ impl Profile {
             name: name.to_string(),
             description: String::new(),
             extract: ExtractSpec::default(),
+            eras: Vec::new(),
             metrics: MetricSpec::default(),
             argv: ArgvSpec::default(),
             env: EnvSpec::default(),
@@ -325,12 +338,11 @@ impl Profile {
         }
     }
 
-    /// Which files are read for the build `tag`. Today every tag reads
-    /// `extract`; a profile with eras (files that moved between versions)
-    /// answers here, so that sync and the history key a tag by the files
-    /// its era names.
-    pub fn extract_for(&self, _tag: &str) -> &ExtractSpec {
-        &self.extract
+    /// Which files are read for the build `tag`: those of the `[[era]]` it
+    /// falls in, else (a newer tag, a branch, a commit) `extract`. Sync and
+    /// the history key a tag by the files named here.
+    pub fn extract_for(&self, tag: &str) -> &ExtractSpec {
+        era::era_of(&self.eras, tag).map_or(&self.extract, |e| &e.extract)
     }
 
     /// How a command (by its basename) and the word after it run the engine.

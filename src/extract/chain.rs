@@ -2,8 +2,8 @@
 //! `strcmp(argv[i], "--x") == 0`, `arg.rfind("--x=", 0) == 0`.
 //!
 //! The flag literals compared in one condition are one flag (the first long
-//! one is its name); the branch body says whether it takes a value and how
-//! the value is parsed.
+//! one is its name, else the first short one); the branch body says whether
+//! it takes a value and how the value is parsed.
 
 use tree_sitter::Node;
 
@@ -71,7 +71,7 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
             continue;
         }
         let Some(value) = string_value(node, p.src) else { continue };
-        if looks(&value) != Looks::Flag || !in_comparison(p, node) {
+        if !matches!(looks(&value), Looks::Flag | Looks::Short) || !in_comparison(p, node) {
             continue;
         }
         let Some(stmt) = condition_owner(p, node, &mut owners) else { continue };
@@ -100,6 +100,10 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
                 Looks::Short => c.aliases.push(s),
                 _ => {}
             }
+        }
+        // Only single-dash spellings (`-npp`): the first is the name.
+        if c.name.is_empty() && !c.aliases.is_empty() {
+            c.name = c.aliases.remove(0);
         }
         if c.name.is_empty() {
             continue;
@@ -226,6 +230,8 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
 fn has_flag_comparison(p: &Parsed<'_>, stmt: Node<'_>) -> bool {
     let Some(cond) = stmt.child_by_field_name("condition") else { return false };
     cst::preorder(cond).into_iter().any(|n| {
-        cst::is_string(n) && string_value(n, p.src).is_some_and(|s| looks(&s) == Looks::Flag) && in_comparison(p, n)
+        cst::is_string(n)
+            && string_value(n, p.src).is_some_and(|s| matches!(looks(&s), Looks::Flag | Looks::Short))
+            && in_comparison(p, n)
     })
 }

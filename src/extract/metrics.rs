@@ -3,7 +3,8 @@
 //! and help read from the call, builder chain or table row it sits in;
 //! exposition text written by hand (`"# TYPE llamacpp:x counter\n"`); and
 //! tables of bare names that are printed behind a prefix literal, typed by
-//! the table's name (`counters = {{"prompt_tokens_total", "…"}, …}`).
+//! the table's name (`counters = {{"prompt_tokens_total", "…"}, …}`) or by
+//! the key they sit under (`{"counter", {{{"name", "…"}, {"help", "…"}}}}`).
 //!
 //! Handles `reg.counter("name", "help")`, `add(MetricType::kGauge, "name",
 //! "help")`, table rows `{kCounter, "name", "help"}`, and prometheus-cpp's
@@ -118,6 +119,60 @@ pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> 
     }
     if let Some(prefix) = behind_prefix {
         out.extend(bare_tables(p, &prefix));
+        out.extend(keyed_tables(p, &prefix));
+    }
+    out
+}
+
+/// `{"counter", {{{"name", "prompt_tokens_total"}, {"help", "…"}}, …}}`: a
+/// JSON-like table of key/value rows under a key that says their type; the
+/// `"name"` value is a bare name printed behind the prefix literal.
+fn keyed_tables(p: &Parsed<'_>, prefix: &str) -> Vec<Metric> {
+    static BARE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z_][a-z0-9_]*$").expect("valid regex"));
+    let pair = |n: Node<'_>| -> Option<(String, String)> {
+        let mut c = n.walk();
+        let cells: Vec<Node<'_>> = n.named_children(&mut c).collect();
+        match cells[..] {
+            [k, v] if n.kind_name() == "initializer_list" => Some((string_value(k, p.src)?, string_value(v, p.src)?)),
+            _ => None,
+        }
+    };
+    // The type a row's enclosing table is keyed by: `{"gauge", {…}}`.
+    let kind_above = |row: Node<'_>| -> Option<MetricType> {
+        let mut cur = p.parent(row);
+        for _ in 0..4 {
+            let n = cur?;
+            if n.kind_name() == "initializer_list" {
+                let first = n.named_child(0).and_then(|f| string_value(f, p.src));
+                if let Some(t) = first.as_deref().and_then(type_of_word) {
+                    return Some(t);
+                }
+            }
+            cur = p.parent(n);
+        }
+        None
+    };
+    let mut out = Vec::new();
+    for node in p.nodes() {
+        let Some((key, bare)) = pair(node) else { continue };
+        if !key.eq_ignore_ascii_case("name") || !BARE.is_match(&bare) {
+            continue;
+        }
+        let Some(row) = p.parent(node) else { continue };
+        let Some(kind) = kind_above(row) else { continue };
+        let mut c = row.walk();
+        let help = row
+            .named_children(&mut c)
+            .filter_map(pair)
+            .find_map(|(k, v)| k.eq_ignore_ascii_case("help").then_some(v))
+            .unwrap_or_default();
+        out.push(Metric {
+            name: format!("{prefix}{bare}"),
+            kind,
+            help,
+            labels: Vec::new(),
+            location: p.loc(line(node)),
+        });
     }
     out
 }

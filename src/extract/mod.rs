@@ -52,6 +52,8 @@ pub struct Sources<'a> {
     pub validators: &'a [SourceFile],
     /// Tree-sitter queries (from `knobs.toml`) for shapes knobs does not know.
     pub queries: &'a [String],
+    /// Config files that are one binary's own parser, by path, with its scope.
+    pub scoped: Option<&'a BTreeMap<String, String>>,
 }
 
 /// Extracts the flags of `config` (the help table and validator); `companions`
@@ -124,8 +126,15 @@ pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractEr
             found.extend(calls);
             found.extend(chain);
             found.extend(usage);
+            // With a binary's own parser among the files, where an option
+            // was read is its scope: that binary's, or (elsewhere) none.
+            let scope = src.scoped.map(|s| s.get(&src.config[i].path));
             for c in &mut found {
                 c.file = i;
+                if let Some(scope) = scope {
+                    c.scopes = scope.cloned().into_iter().collect();
+                    c.scope_known = true;
+                }
             }
             Ok(found)
         })

@@ -30,8 +30,9 @@ pub enum BuildError {
 /// Extracts the catalogue of `tree` as `profile` says, with the user's
 /// `queries` beside the built-in shapes.
 pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Result<Built, BuildError> {
+    let spec = profile.extract_for(&tree.tag);
     let mut config = Vec::new();
-    for path in &profile.extract.config {
+    for path in &spec.config {
         config.push(SourceFile::new(path.clone(), tree.require(path)?));
     }
     let optional = |paths: &[String]| -> Result<Vec<SourceFile>, SourceError> {
@@ -43,12 +44,13 @@ pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Re
         }
         Ok(out)
     };
-    let headers = optional(&profile.extract.headers)?;
-    let validators = optional(&profile.extract.validators)?;
-    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
+    let headers = optional(&spec.headers)?;
+    let validators = optional(&spec.validators)?;
+    let scoped = (!spec.scoped.is_empty()).then_some(&spec.scoped);
+    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries, scoped };
     // Only the files that name a metric prefix are kept in memory.
     let prefixes = &profile.metrics.prefixes;
-    let found = tree.cpp_sources(&profile.extract.metrics, &|text| super::metrics::mentions_metric(text, prefixes))?;
+    let found = tree.cpp_sources(&spec.metrics, &|text| super::metrics::mentions_metric(text, prefixes))?;
     let files: Vec<SourceFile> = found.files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
     // Flags and metrics are read from the sources side by side.
     let (flags, metrics) = rayon::join(|| extract(&sources), || extract_metrics(&files, prefixes));

@@ -19,8 +19,9 @@ impl SourceFile {
     }
 }
 
-/// Blanks `#define` and `#undef` lines (and their continuations), keeping
-/// every byte offset and line break. A directive between `}` and `else` — a
+/// Blanks `#define` and `#undef` lines (and their continuations), and the
+/// build conditions between the links of an if-chain, keeping every byte
+/// offset and line break. A directive between `}` and `else` — a
 /// macro defined inside a parse loop — is legal C++, but tree-sitter cannot
 /// place it and loses the rest of the chain; macro bodies declare no flags.
 /// An `<inttypes.h>` macro after a literal (`"%" PRIu32`) becomes the
@@ -36,12 +37,59 @@ fn mask_macros(text: &str) -> String {
         s.extend(std::iter::repeat_n(' ', whole.len() - s.len()));
         s
     });
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    fn directive(line: &str) -> Option<&str> {
+        line.trim_start().strip_prefix('#').map(str::trim_start)
+    }
+    // The nearest code line before and after line `i`: not blank, not a
+    // directive, not a line comment.
+    let code = |i: usize, step: isize| -> Option<&str> {
+        let mut j = i as isize + step;
+        while j >= 0 && (j as usize) < lines.len() {
+            let l = lines[j as usize].trim();
+            if !l.is_empty() && !l.starts_with('#') && !l.starts_with("//") {
+                return Some(l);
+            }
+            j += step;
+        }
+        None
+    };
+    // `} #ifdef X else if (…) {…} #endif else if …`: a build condition
+    // around some links of an if-chain (or the end of one link's body and
+    // the links after it). One of its directives sits right before an
+    // `else`; all of the condition's directives go, so that both sides are
+    // chain links and no `#if` is left without its `#endif`.
+    let mut group = vec![None; lines.len()];
+    let mut open: Vec<usize> = Vec::new();
+    let mut chained = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(d) = directive(line) else { continue };
+        let id = if d.starts_with("if") {
+            open.push(chained.len());
+            chained.push(false);
+            open.last().copied()
+        } else if d.starts_with("el") {
+            open.last().copied()
+        } else if d.starts_with("endif") {
+            open.pop()
+        } else {
+            None
+        };
+        if let Some(g) = id {
+            group[i] = Some(g);
+            chained[g] |= code(i, -1).is_some_and(|l| l.ends_with(['}', ';']))
+                && code(i, 1).is_some_and(|l| l.trim_start_matches(['}', ' ', '\t']).starts_with("else"));
+        }
+    }
+    let statements = statement_macros(&lines);
     let mut out = String::with_capacity(text.len());
     let mut continued = false;
-    for line in text.split_inclusive('\n') {
-        let directive = line.trim_start().strip_prefix('#').map(str::trim_start);
+    for (i, line) in lines.iter().enumerate() {
+        let directive = directive(line);
         let is_macro = directive.is_some_and(|d| d.starts_with("define") || d.starts_with("undef"));
-        if is_macro || continued {
+        let in_chain = group[i].is_some_and(|g| chained[g]);
+        let statement = statements.iter().any(|m| line.trim() == m);
+        if is_macro || in_chain || statement || continued {
             continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
             for c in line.chars() {
                 if c == '\n' || c == '\r' {
@@ -53,6 +101,41 @@ fn mask_macros(text: &str) -> String {
             }
         } else {
             out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Object-like macros that stand for whole statements (`#define CHECK_ARG
+/// if (++i >= argc) { … }`, a body ending in `}` or `;`): a line that is
+/// only such a name, with no `;` after it, is blanked with the definition,
+/// since the parser cannot read it as a statement.
+fn statement_macros(lines: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(def) = lines[i].trim_start().strip_prefix('#').map(str::trim_start) else {
+            i += 1;
+            continue;
+        };
+        let Some(rest) = def.strip_prefix("define") else {
+            i += 1;
+            continue;
+        };
+        let mut body = rest.to_string();
+        while body.trim_end().ends_with('\\') && i + 1 < lines.len() {
+            i += 1;
+            body = format!("{} {}", body.trim_end().trim_end_matches('\\'), lines[i]);
+        }
+        i += 1;
+        let rest = body.trim_start();
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let after = &rest[name.len()..];
+        if name.is_empty() || !after.starts_with(char::is_whitespace) {
+            continue;
+        }
+        if after.trim_end().ends_with(['}', ';']) {
+            out.push(name);
         }
     }
     out
@@ -74,5 +157,31 @@ mod tests {
         let m = mask_macros(pri);
         assert_eq!(m.len(), pri.len());
         assert!(m.starts_with("f(\"ctx: %u\""), "{m}");
+    }
+
+    #[test]
+    fn statement_macros_are_blanked_where_used() {
+        let text = "#define NEXT if (++i >= n) { \\\n  return; }\n#define N 4\nif (a) {\n    NEXT\n    x = N;\n}\n";
+        let m = mask_macros(text);
+        assert_eq!(m.len(), text.len());
+        assert!(!m.contains("NEXT"), "{m}");
+        assert!(m.contains("x = N;"), "a value macro is kept: {m}");
+    }
+
+    #[test]
+    fn build_conditions_between_chain_links_are_blanked() {
+        let text = "if (a) {\n}\n#ifdef TLS\nelse if (b) {\n}\n#endif\nelse if (c) {\n}\n#ifdef X\nint y;\n#endif\n";
+        let m = mask_macros(text);
+        assert_eq!(m.len(), text.len());
+        assert_eq!(m.matches('#').count(), 2, "only the two inside the chain: {m}");
+        assert!(m.contains("#ifdef X") && !m.contains("TLS"));
+        let tail =
+            "if (a) {\n    x();\n#ifndef NOLOG\n    // log options\n} else if (b) {\n    y();\n#endif\n} else {\n}\n";
+        assert!(!mask_macros(tail).contains('#'), "{}", mask_macros(tail));
+        // Inside one link's body, before the next link: the pair goes together.
+        let body = "if (a) {\n#ifndef GPU\n    warn();\n#endif\n} else if (b) {\n}\n";
+        assert!(!mask_macros(body).contains('#'), "{}", mask_macros(body));
+        let kept = "void f() {\n#ifdef GPU\n    g();\n#endif\n}\n";
+        assert_eq!(mask_macros(kept), kept, "no chain: nothing blanked");
     }
 }

@@ -195,7 +195,10 @@ pub(crate) fn candidates(p: &Parsed<'_>, structs: &HashMap<String, Vec<String>>)
             continue;
         }
         let has_flag = values.iter().any(|(d, v, _)| match v {
-            Value::Str(s) => looks(s) == Looks::Flag && d.as_deref().and_then(role_of_name) != Some(Role::Help),
+            Value::Str(s) => {
+                (looks(s) == Looks::Flag || synopsis(s).is_some())
+                    && d.as_deref().and_then(role_of_name) != Some(Role::Help)
+            }
             _ => false,
         });
         let all_flags =
@@ -229,9 +232,19 @@ fn row_candidate(
             }
         };
         let role = field.as_deref().and_then(role_of_name);
+        if let (Value::Str(s), None | Some(Role::Name)) = (value, role) {
+            if let Some((spellings, metavar)) = synopsis(s).filter(|_| c.name.is_empty()) {
+                c.line = line(*node);
+                let long = spellings.iter().position(|s| looks(s) == Looks::Flag).unwrap_or(0);
+                c.aliases = spellings;
+                c.name = c.aliases.remove(long);
+                c.metavar = Some(metavar);
+                continue;
+            }
+        }
         match value {
             Value::Str(s) if looks(s) == Looks::Flag && role != Some(Role::Help) => {
-                let s = s.trim_end_matches('=').to_string();
+                let s = s.trim().trim_end_matches('=').to_string();
                 if c.name.is_empty() {
                     c.name = s;
                     c.line = line(*node);
@@ -265,6 +278,8 @@ fn row_candidate(
                 None => match looks(s) {
                     Looks::Prose if c.help.is_none() => c.help = Some(s.clone()),
                     Looks::Metavar if c.metavar.is_none() => c.metavar = Some(s.clone()),
+                    // A word before the flag (a group tag) is no slot of it.
+                    _ if c.name.is_empty() => {}
                     _ => pending.push(s.clone()),
                 },
             },
@@ -302,6 +317,34 @@ fn row_candidate(
     }
     c.fill_slots(pending);
     Some(c)
+}
+
+/// A cell that writes an option as its usage does, spellings and a
+/// placeholder: `-s,    --seed SEED`, `-npp n0,n1,...`, `       --mlock`
+/// (padded to align the table). Each comma-separated part is a spelling
+/// and at most one placeholder word; a single bare spelling is left to the
+/// plain reading (it may be the name of a keyed row).
+fn synopsis(s: &str) -> Option<(Vec<String>, String)> {
+    static PARTS: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r",\s+").expect("valid regex"));
+    let t = s.trim();
+    if t == s && !t.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut spellings = Vec::new();
+    let mut metavar = String::new();
+    for part in PARTS.split(t) {
+        let mut words = part.split_whitespace();
+        let (Some(spelling), rest) = (words.next(), words.next()) else { return None };
+        if words.next().is_some() || !matches!(looks(spelling), Looks::Flag | Looks::Short) {
+            return None;
+        }
+        if let Some(m) = rest.filter(|_| metavar.is_empty()) {
+            metavar = m.to_string();
+        }
+        spellings.push(spelling.to_string());
+    }
+    Some((spellings, metavar))
 }
 
 /// A map entry keyed by the flag: `{"--x", {Kind::kInt, "N", "32", "help"}}`.
@@ -366,4 +409,20 @@ fn getopt_row(p: &Parsed<'_>, values: &[(Option<String>, Value, Node<'_>)]) -> O
     }
     let _ = p;
     Some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::synopsis;
+
+    #[test]
+    fn usage_cells_give_spellings_and_a_placeholder() {
+        let got = |s: &str| synopsis(s).map(|(names, metavar)| (names.join(" "), metavar));
+        assert_eq!(got("-s,    --seed SEED"), Some(("-s --seed".into(), "SEED".into())));
+        assert_eq!(got("-nwu n0,n1,..."), Some(("-nwu".into(), "n0,n1,...".into())));
+        assert_eq!(got("       --lock-pages"), Some(("--lock-pages".into(), String::new())));
+        assert_eq!(got("--seed"), None, "a bare spelling is read as it always was");
+        assert_eq!(got("--seed is gone, use --rng"), None, "prose");
+        assert_eq!(got("print the seed"), None);
+    }
 }

@@ -1,0 +1,154 @@
+//! Eras of an engine's source: the files that hold its options moved
+//! between versions (llama.cpp read `common/common.cpp` before it grew
+//! `common/arg.cpp`), so a profile may say, as data, which files a build
+//! older than some tag reads. A profile's own `[extract]` is the newest
+//! era; each `[[era]]` is an older one, oldest first, ending just before
+//! its `until` tag.
+
+use serde::{Deserialize, Serialize};
+
+use super::profile::ExtractSpec;
+use super::tag::compare_tags;
+
+/// An older era: every tag at or after the previous era's `until` (the
+/// first era: every older tag) and before this one's `until` reads
+/// `extract` instead of the profile's own files.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Era {
+    /// The first tag that no longer belongs to this era.
+    pub until: String,
+    /// The files read in this era (the profile's `[extract]` keys).
+    pub extract: ExtractSpec,
+}
+
+/// The era of `tag` among `eras` (oldest first, validated): the first
+/// whose `until` comes after it. None: the newest era, the profile's own
+/// files. A tag of another shape than the boundaries (a branch, a commit)
+/// cannot be dated by them and reads the newest files.
+pub fn era_of<'e>(eras: &'e [Era], tag: &str) -> Option<&'e Era> {
+    eras.iter().find(|e| comparable(tag, &e.until) && compare_tags(tag, &e.until) == std::cmp::Ordering::Less)
+}
+
+/// The letters before a release tag's first digit (`b` of `b3716`, none
+/// for `v1.8.1` or `1.8.1`), or None when there is no digit right after
+/// them (`master`, `main`).
+fn prefix(tag: &str) -> Option<&str> {
+    let start = tag.find(|c: char| c.is_ascii_digit())?;
+    let p = &tag[..start];
+    p.chars().all(|c| c.is_ascii_alphabetic()).then(|| p.strip_prefix(['v', 'V']).unwrap_or(p))
+}
+
+/// True when `tag` is a release tag of the same shape as `boundary`, so
+/// that their order means something.
+fn comparable(tag: &str, boundary: &str) -> bool {
+    matches!((prefix(tag), prefix(boundary)), (Some(a), Some(b)) if a.eq_ignore_ascii_case(b))
+}
+
+/// Checks a profile's eras: each has a release tag for `until` and at least
+/// one option-table file, and they are listed oldest first with no two
+/// ending at the same tag. The message names the era (1 is the first).
+pub fn validate(eras: &[Era]) -> Result<(), String> {
+    for (i, e) in eras.iter().enumerate() {
+        let n = i + 1;
+        if e.until.trim().is_empty() {
+            return Err(format!("era {n}: `until` is empty; it names the first tag after the era"));
+        }
+        if prefix(&e.until).is_none() {
+            return Err(format!(
+                "era {n} (until `{}`): `until` must be a release tag such as `b3716` or `v1.5.0`",
+                e.until
+            ));
+        }
+        if e.extract.config.is_empty() {
+            return Err(format!("era {n} (until `{}`): [era.extract] names no `config` file", e.until));
+        }
+        check_scoped(&e.extract).map_err(|m| format!("era {n} (until `{}`): {m}", e.until))?;
+        if let Some(prev) = i.checked_sub(1).map(|j| &eras[j]) {
+            if !comparable(&e.until, &prev.until) {
+                return Err(format!(
+                    "era {n} (until `{}`): its tag is not of the same shape as era {i}'s `{}`",
+                    e.until, prev.until
+                ));
+            }
+            if compare_tags(&e.until, &prev.until) != std::cmp::Ordering::Greater {
+                return Err(format!(
+                    "era {n} (until `{}`) must end after era {i} (until `{}`): list eras oldest first, \
+                     with no two ending at the same tag",
+                    e.until, prev.until
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A `scoped` file must be one of the `config` files it scopes.
+pub fn check_scoped(spec: &ExtractSpec) -> Result<(), String> {
+    match spec.scoped.keys().find(|path| !spec.config.contains(path)) {
+        Some(path) => Err(format!("scoped file `{path}` is not one of its `config` files")),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn era(until: &str) -> Era {
+        Era { until: until.into(), extract: ExtractSpec { config: vec!["a.cpp".into()], ..ExtractSpec::default() } }
+    }
+
+    #[test]
+    fn a_tag_falls_in_the_first_era_that_ends_after_it() {
+        let eras = [era("b3183"), era("b3716")];
+        let until = |t: &str| era_of(&eras, t).map(|e| e.until.as_str());
+        assert_eq!(until("b2002"), Some("b3183"));
+        assert_eq!(until("b3182"), Some("b3183"));
+        assert_eq!(until("b3183"), Some("b3716"), "until is exclusive");
+        assert_eq!(until("b3715"), Some("b3716"));
+        assert_eq!(until("b3716"), None, "the profile's own files");
+        assert_eq!(until("b10573"), None);
+        assert_eq!(until("master"), None, "a branch cannot be dated");
+        assert_eq!(until("d775b8967a46"), None, "nor a commit");
+        let semver = [era("v1.5.0")];
+        assert_eq!(era_of(&semver, "1.0.13").map(|e| e.until.as_str()), Some("v1.5.0"));
+        assert_eq!(era_of(&semver, "v1.10.0"), None);
+    }
+
+    #[test]
+    fn bad_eras_are_refused_by_number() {
+        assert_eq!(validate(&[era("b3183"), era("b3716")]), Ok(()));
+        assert_eq!(
+            validate(&[era("b3716"), era("b3183")]).err().as_deref(),
+            Some(
+                "era 2 (until `b3183`) must end after era 1 (until `b3716`): list eras oldest first, \
+                 with no two ending at the same tag"
+            )
+        );
+        assert!(validate(&[era("b3716"), era("b3716")]).is_err(), "two eras ending at one tag overlap");
+        assert_eq!(
+            validate(&[era("")]).err().as_deref(),
+            Some("era 1: `until` is empty; it names the first tag after the era")
+        );
+        assert_eq!(
+            validate(&[era("master")]).err().as_deref(),
+            Some("era 1 (until `master`): `until` must be a release tag such as `b3716` or `v1.5.0`")
+        );
+        assert_eq!(
+            validate(&[era("b3183"), era("v2.0")]).err().as_deref(),
+            Some("era 2 (until `v2.0`): its tag is not of the same shape as era 1's `b3183`")
+        );
+        let mut stray = era("b1");
+        stray.extract.scoped.insert("server.cpp".into(), "SERVER".into());
+        assert_eq!(
+            validate(&[stray]).err().as_deref(),
+            Some("era 1 (until `b1`): scoped file `server.cpp` is not one of its `config` files")
+        );
+        let empty = Era { until: "b1".into(), extract: ExtractSpec::default() };
+        assert_eq!(
+            validate(&[empty]).err().as_deref(),
+            Some("era 1 (until `b1`): [era.extract] names no `config` file")
+        );
+    }
+}
