@@ -453,3 +453,43 @@ fn a_member_an_earlier_build_accepted_says_when_it_went() {
         ["KNB002 4:40 `tensor` is not a member of `-sm` | `tensor` was removed in b4100 (the last build that accepts it is b4000). llama.cpp b4100 accepts `none`, `layer`, `row` (validator comparisons at common/arg.cpp:121 @ 410000000000)"]
     );
 }
+
+/// vLLM, four tags from the hand-written fixture catalogues: v0.9.2 and
+/// v0.10.0 read `VLLM_ATTENTION_BACKEND`, v0.15.0 and v0.20.1 (v0.20.1's
+/// catalogue) do not; v0.20.1 alone reads a key added for this test.
+fn vllm() -> History {
+    let read = |tag: &str| {
+        let path = crate::support::root().join(format!("fixtures/vllm/catalog/vllm/{tag}.toml"));
+        let text = std::fs::read_to_string(&path).expect("fixture catalogue");
+        store::parse(&path, &text).expect("parses")
+    };
+    let (old, mid, new) = (read("v0.9.2"), read("v0.10.0"), read("v0.20.1"));
+    assert!(new.env_keys.iter().all(|k| k.name != "VLLM_ATTENTION_BACKEND"), "the fact the test is built on");
+    let mut h = History::new("vllm", &new.source.repo);
+    h.add("old", &at(&old, "v0.9.2"));
+    h.add("mid", &at(&mid, "v0.10.0"));
+    h.add("new", &at(&new, "v0.15.0"));
+    let mut newest = at(&new, "v0.20.1");
+    let mut k = newest.env_keys[0].clone();
+    k.name = "VLLM_ONLY_IN_NEWEST".into();
+    newest.env_keys.push(k);
+    newest.normalise();
+    h.add("newest", &newest);
+    h
+}
+
+#[test]
+fn an_engine_wide_env_key_says_when_it_went_or_from_when_it_is_read() {
+    let env = b"IMAGE=vllm/vllm-openai:v0.15.0\nVLLM_ATTENTION_BACKEND=FLASH_ATTN\nVLLM_ONLY_IN_NEWEST=1\n";
+    let t = project(&vllm(), &[("svc/image.env", env)]);
+    let r = lint(t.path(), "vllm", &[]);
+    assert_eq!(
+        findings(&r),
+        [
+            "KNB007 2:1 `VLLM_ATTENTION_BACKEND` was removed in v0.15.0: it is not an env key of vllm v0.15.0 | the last build that reads it is vllm v0.10.0",
+            "KNB007 3:1 `VLLM_ONLY_IN_NEWEST` is not an env key of vllm v0.15.0: the engine ignores it | `VLLM_ONLY_IN_NEWEST` exists from v0.20.1; this file pins v0.15.0",
+        ],
+        "{}",
+        r.stderr
+    );
+}
