@@ -20,6 +20,7 @@ pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome
         name: format!("{} {}", catalog.source.engine, catalog.source.tag),
         label: e.store.label(catalog),
         mark: e.store.mark(catalog),
+        facts_only: e.store.from_history(catalog) && e.store.history().is_some_and(|h| h.facts_only),
     };
     let history = e.store.history();
     let topic = explain::explain(&args.subject, catalog, all, history, &e.semantics, &e.profile, &project, &build)?;

@@ -211,7 +211,13 @@ pub(super) fn explain_flag(
         } else {
             profile.binaries_accepting(&flag.scopes, &flag.excludes)
         },
-        flag: flag.clone(),
+        flag: {
+            let mut f = flag.clone();
+            if f.help.is_empty() && build.facts_only {
+                f.help = super::NO_HELP.to_string();
+            }
+            f
+        },
         semantics,
         meters,
         history: history::flag_history(&flag.name, all),

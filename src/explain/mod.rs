@@ -45,7 +45,13 @@ pub struct Build {
     pub name: String,
     pub label: String,
     pub mark: Option<String>,
+    /// True when the build comes from a history of facts only (the one
+    /// embedded in knobs): its help texts are not there.
+    pub facts_only: bool,
 }
+
+/// What explain says for a help text that a history of facts only left out.
+pub const NO_HELP: &str = "not embedded (knobs embeds facts only): run `knobs sync` for help texts";
 
 /// What a subject resolved to.
 pub enum Topic {
