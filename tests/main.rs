@@ -71,6 +71,8 @@ mod catalog;
 mod expected;
 // Each C++ idiom of `fixtures/idioms/` through sync, against its expectation.
 mod idioms;
+// The Python extractor on fixtures in vLLM's shapes, through sync.
+mod python_idioms;
 // `knobs sync` end to end: repositories in, catalogues out, its errors.
 mod sync;
 // `knobs sync` when the repository, network, cache or output folder fails:

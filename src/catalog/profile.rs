@@ -482,6 +482,23 @@ mod tests {
         assert!(seen >= 2, "radiance and llama.cpp are built in");
     }
 
+    /// `[extract] language` is C++ unless told; a Python profile names the
+    /// functions that build its parsers, or it is refused.
+    #[test]
+    fn the_extract_language_is_cpp_unless_a_python_profile_says() {
+        assert_eq!(builtin("radiance").expect("radiance").extract.language, Language::Cpp);
+        let vllm = builtin("vllm").expect("vllm");
+        assert_eq!(vllm.extract.language, Language::Python);
+        assert!(vllm.extract.entries.iter().any(|e| e.scope == "serve"));
+        let bare = "name = \"x\"\n[extract]\nlanguage = \"python\"\n";
+        assert_eq!(
+            Profile::parse(bare).err().as_deref(),
+            Some("a python [extract] needs at least one [[extract.entry]]")
+        );
+        let odd = "name = \"x\"\n[extract]\nlanguage = \"ruby\"\n";
+        assert!(Profile::parse(odd).err().is_some_and(|e| e.contains("unknown variant `ruby`")));
+    }
+
     #[test]
     fn names_may_contain_dots_but_not_escape() {
         assert!(valid_name("llama.cpp") && valid_name("whisper.cpp") && valid_name("radiance"));

@@ -400,4 +400,16 @@ mod tests {
         assert!(found.files.is_empty());
         assert_eq!(found.notes, ["folders at v1 whose listing is over 10 bytes were not walked for metrics: /"]);
     }
+
+    /// A walk for Python keeps only `.py` files, and its notes name them.
+    #[test]
+    fn a_python_walk_reads_py_files_and_says_so() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let big = vec![b'x'; 100];
+        let tree = repo(tmp.path(), &[b"a = 1\n", b"int m;\n", &big], &[("a.py", 0), ("b.cpp", 1), ("c.py", 2)]);
+        let limits = Limits { file: 50, ..Limits::default() };
+        let found = tree.sources_within(&PYTHON, &[], &|_| true, limits).expect("walk");
+        assert_eq!(found.files, [("a.py".to_string(), "a = 1\n".to_string())]);
+        assert_eq!(found.notes, ["1 Python file at v1 over 50 bytes each was passed over for the catalogue: c.py"]);
+    }
 }

@@ -71,13 +71,7 @@ impl<'a, 'p> Walker<'a, 'p> {
         let mut fr = Frame { scope: Scope::new(self.program, file), binds: FxHashMap::default(), cls };
         if let Some(params) = func.child_by_field_name("parameters") {
             for p in children(params) {
-                let name = match p.kind() {
-                    "identifier" => Some(p),
-                    _ => p
-                        .child_by_field_name("name")
-                        .or_else(|| children(p).into_iter().find(|c| c.kind() == "identifier")),
-                };
-                if let Some(n) = name.map(|n| f.text_of(n)).filter(|n| !matches!(*n, "self" | "cls")) {
+                if let Some(n) = param_name(p).map(|n| f.text_of(n)).filter(|n| !matches!(*n, "self" | "cls")) {
                     fr.binds.insert(n.to_string(), Bind::Parser);
                 }
             }
@@ -275,8 +269,7 @@ impl<'a, 'p> Walker<'a, 'p> {
             fr.scope = Scope::new(self.program, file);
             fr.binds.clear();
             for p in children(params) {
-                let n = p.child_by_field_name("name").unwrap_or(p);
-                if n.kind() == "identifier" {
+                if let Some(n) = param_name(p) {
                     fr.binds.insert(f.text_of(n).to_string(), Bind::Kwargs(out.clone()));
                 }
             }
@@ -340,7 +333,10 @@ impl<'a, 'p> Walker<'a, 'p> {
         }
         match key {
             "type" => KwValue::Kind(type_kind(f.text_of(v))),
-            "action" => KwValue::Name(last_name(f, v).to_string()),
+            "action" => match fr.scope.eval(v) {
+                Val::Str(s) => KwValue::Name(s),
+                _ => KwValue::Name(last_name(f, v).to_string()),
+            },
             "choices" => {
                 let loc = f.location(v);
                 KwValue::Choices(match fr.scope.eval(v).members() {
@@ -508,4 +504,12 @@ fn type_kind(text: &str) -> Kind {
 fn makes_parser(callee: &str) -> bool {
     callee.ends_with("ArgumentParser")
         || matches!(callee, "add_parser" | "add_argument_group" | "add_mutually_exclusive_group")
+}
+
+/// A parameter's name (`x`, `x: T`, `x=1`, `x: T = 1`).
+fn param_name(p: Node<'_>) -> Option<Node<'_>> {
+    match p.kind() {
+        "identifier" => Some(p),
+        _ => p.child_by_field_name("name").or_else(|| children(p).into_iter().find(|c| c.kind() == "identifier")),
+    }
 }
