@@ -137,7 +137,9 @@ fn era_b_fields_give_kinds_members_twins_and_docstrings() {
     assert_eq!(flag(&c, "--hub-token").default, "tiny-model");
     // The positional model is no option.
     assert!(c.flags.iter().all(|f| f.name.starts_with("--")));
-    assert_eq!(c.flags.len(), 22);
+    // SkipValidation[bool] is read as the bool it wraps.
+    assert_eq!(flag(&c, "--chunked").negated, ["--no-chunked"]);
+    assert_eq!(c.flags.len(), 23);
 }
 
 #[test]

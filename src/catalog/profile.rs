@@ -128,6 +128,9 @@ pub struct PythonSpec {
     /// Decorators that make a class a config (its option takes JSON).
     #[serde(default)]
     pub config_decorators: Vec<String>,
+    /// Generics that stand for their first argument, as `Annotated` does.
+    #[serde(default)]
+    pub wrappers: Vec<String>,
     /// What the metrics client appends to a counter's name on export.
     #[serde(default)]
     pub counter_suffix: Option<String>,

@@ -50,6 +50,9 @@ pub struct Derived {
 pub struct Reader<'a, 'p> {
     pub program: &'a Program<'p>,
     pub config_decorators: &'a [String],
+    /// Generics that stand for their first argument, as `Annotated` does
+    /// (pydantic's `SkipValidation[int]`).
+    pub wrappers: &'a [String],
 }
 
 const DEPTH: usize = 16;
@@ -133,7 +136,7 @@ impl<'p> Reader<'_, 'p> {
                     self.collect(file, *a, out, depth + 1);
                 }
             }
-            "Annotated" => {
+            w if w == "Annotated" || self.wrappers.iter().any(|x| x == w) => {
                 if let Some(a) = args.first() {
                     self.collect(file, *a, out, depth + 1);
                 }

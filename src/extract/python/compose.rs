@@ -26,6 +26,8 @@ pub struct Names<'a> {
     pub bool_actions: &'a [String],
     /// Decorators that make a class a config (a JSON-valued option).
     pub config_decorators: &'a [String],
+    /// Generics read as their first argument (`SkipValidation[int]`).
+    pub wrappers: &'a [String],
 }
 
 /// What a name in a function stands for.
@@ -251,7 +253,11 @@ impl<'a, 'p> Walker<'a, 'p> {
     }
 
     fn class_kwargs(&mut self, class: ClassDef<'p>) -> Vec<(String, Kw)> {
-        let reader = Reader { program: self.program, config_decorators: self.names.config_decorators };
+        let reader = Reader {
+            program: self.program,
+            config_decorators: self.names.config_decorators,
+            wrappers: self.names.wrappers,
+        };
         let mut out = Vec::new();
         for fd in self.program.fields(class) {
             let hints = reader.hints(fd.file, fd.annotation);

@@ -65,6 +65,7 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[Str
         kwargs_functions: &spec.python.kwargs_functions,
         bool_actions: &spec.python.bool_actions,
         config_decorators: &spec.python.config_decorators,
+        wrappers: &spec.python.wrappers,
     };
     let mut flags: BTreeMap<String, Flag> = BTreeMap::new();
     for entry in &spec.entries {
