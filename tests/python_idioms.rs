@@ -112,7 +112,8 @@ fn era_b_fields_give_kinds_members_twins_and_docstrings() {
     let trust = flag(&c, "--trust-remote-code");
     assert_eq!((trust.kind, trust.negated.as_slice()), (Kind::Switch, &["--no-trust-remote-code".to_string()][..]));
     assert_eq!(trust.help, "Run the model's own code.");
-    assert_eq!(flag(&c, "--max-model-len").kind, Kind::Int);
+    // The builder's own special case: this field takes `8k`, not just an int.
+    assert_eq!(flag(&c, "--max-model-len").kind, Kind::String);
     assert_eq!(flag(&c, "--seed").kind, Kind::Int);
     assert_eq!(flag(&c, "--seed").default, "0");
     assert_eq!(flag(&c, "--gpu-fraction").kind, Kind::Float);
@@ -121,10 +122,12 @@ fn era_b_fields_give_kinds_members_twins_and_docstrings() {
     assert_eq!(flag(&c, "--cache").kind, Kind::String);
     assert_eq!(flag(&c, "--overrides").kind, Kind::String);
     // Every field of the frontend class and its base, kebab-cased by the loop.
-    for name in
-        ["--chat-template", "--enable-auto-tool-choice", "--host", "--port", "--uvicorn-log-level", "--allowed-origins"]
-    {
+    for name in ["--host", "--port", "--uvicorn-log-level", "--allowed-origins"] {
         assert_eq!(flag(&c, name).scopes, ["serve"], "{name}");
+    }
+    // The base class's fields are the batch runner's too.
+    for name in ["--chat-template", "--enable-auto-tool-choice"] {
+        assert_eq!(flag(&c, name).scopes, ["run-batch", "serve"], "{name}");
     }
     // `flags` added by the base class's customisation.
     assert_eq!(flag(&c, "--chat-template").aliases, ["-ct"]);
@@ -139,7 +142,16 @@ fn era_b_fields_give_kinds_members_twins_and_docstrings() {
     assert!(c.flags.iter().all(|f| f.name.starts_with("--")));
     // SkipValidation[bool] is read as the bool it wraps.
     assert_eq!(flag(&c, "--chunked").negated, ["--no-chunked"]);
-    assert_eq!(c.flags.len(), 23);
+    // The batch runner's options: a subclass in another module, whose
+    // inherited classmethod lives with the base.
+    assert_eq!(flag(&c, "--input-file").scopes, ["run-batch"]);
+    assert_eq!(flag(&c, "--input-file").aliases, ["-i"]);
+    assert_eq!(flag(&c, "--enable-metrics").kind, Kind::Switch);
+    assert!(flag(&c, "--enable-metrics").negated.is_empty(), "store_true set by the subclass: no twin");
+    assert_eq!(flag(&c, "--chat-template").scopes, ["run-batch", "serve"]);
+    assert_eq!(flag(&c, "--model").scopes, ["run-batch", "serve"]);
+    assert_eq!(flag(&c, "--port").scopes, ["serve"]);
+    assert_eq!(c.flags.len(), 25);
 }
 
 #[test]
@@ -211,8 +223,8 @@ fn a_python_repository_syncs_and_diffs_between_tags() {
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
     let removed: Vec<&str> =
         v["flags_removed"].as_array().expect("removed").iter().filter_map(|x| x.as_str()).collect();
-    for gone in ["--swap-space", "--use-eager", "--block-size", "--input-file"] {
+    for gone in ["--swap-space", "--use-eager", "--block-size", "--output-file"] {
         assert!(removed.contains(&gone), "{gone} not removed: {removed:?}");
     }
-    assert!(!removed.contains(&"--model"), "{removed:?}");
+    assert!(!removed.contains(&"--model") && !removed.contains(&"--input-file"), "{removed:?}");
 }

@@ -28,6 +28,8 @@ pub struct Names<'a> {
     pub config_decorators: &'a [String],
     /// Generics read as their first argument (`SkipValidation[int]`).
     pub wrappers: &'a [String],
+    /// Integer fields the kwargs builder gives a parser of their own.
+    pub special: FxHashMap<String, Kind>,
 }
 
 /// What a name in a function stands for.
@@ -261,7 +263,10 @@ impl<'a, 'p> Walker<'a, 'p> {
         let mut out = Vec::new();
         for fd in self.program.fields(class) {
             let hints = reader.hints(fd.file, fd.annotation);
-            let d = derive(&hints);
+            let mut d = derive(&hints);
+            if d.kind == Kind::Int {
+                d.kind = self.names.special.get(&fd.name).copied().unwrap_or(Kind::Int);
+            }
             let default = fd.default.map(|n| field_default(self.program, fd.file, n, 0)).unwrap_or(Val::Unknown);
             let loc = self.program.files[fd.file].location(fd.node);
             out.push((fd.name.clone(), Kw::derived(&d, default, fd.doc.clone(), loc)));
@@ -368,6 +373,7 @@ impl<'a, 'p> Walker<'a, 'p> {
             return false;
         }
         let receiver = callee.child_by_field_name("object");
+
         let on_parser = receiver.is_some_and(|o| matches!(fr.binds.get(f.text_of(o)), Some(Bind::Parser)));
         let given = args
             .positional
@@ -389,15 +395,10 @@ impl<'a, 'p> Walker<'a, 'p> {
                     _ => self.program.class(last_name(f, obj), fr.scope.file),
                 };
                 if let Some(class) = class {
-                    if let Some((_, m)) = self.program.method(class, method) {
-                        let file = self
-                            .program
-                            .lineage(class)
-                            .into_iter()
-                            .find(|k| self.program.method(*k, method).is_some_and(|(_, n)| n.id() == m.id()));
-                        let file = file.map(|k| k.file).unwrap_or(class.file);
+                    // The method runs in the file of the class that defines it.
+                    if let Some((owner_class, m)) = self.program.method(class, method) {
                         let cls = if owner == "super()" { fr.cls } else { Some(class) };
-                        self.function(file, m, cls);
+                        self.function(owner_class.file, m, cls);
                     }
                 }
             }

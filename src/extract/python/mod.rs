@@ -8,7 +8,8 @@
 //! `tree.rs` is the grammar seam, `module.rs` the program (names across
 //! modules), `value.rs` settles values, `annotation.rs` reads a field's
 //! type as argparse kinds, `kwargs.rs` makes a flag of a call's kwargs,
-//! `compose.rs` walks the parser-building functions, `env.rs` the env dict
+//! `special.rs` the builder's field-name special cases, `compose.rs`
+//! walks the parser-building functions, `env.rs` the env dict
 //! and `metrics.rs` the metric registrations.
 
 mod annotation;
@@ -17,6 +18,7 @@ mod env;
 mod kwargs;
 mod metrics;
 mod module;
+mod special;
 mod tree;
 mod value;
 
@@ -66,6 +68,7 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[Str
         bool_actions: &spec.python.bool_actions,
         config_decorators: &spec.python.config_decorators,
         wrappers: &spec.python.wrappers,
+        special: special::special_types(&program, &spec.python.kwargs_functions),
     };
     let mut flags: BTreeMap<String, Flag> = BTreeMap::new();
     for entry in &spec.entries {
