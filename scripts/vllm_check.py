@@ -359,6 +359,19 @@ class Reader:
                             kind, members, closed, neg = "switch", None, None, False
                         names = ["--" + name.replace("_", "-")] + ov.get((name, "flags"), [])
                         opts.append(self.opt(names, kind, members, closed, neg))
+        # `for arg, type in [("--x", str), ...]: add_argument(arg, ...)`.
+        for node in ast.walk(fn):
+            if isinstance(node, ast.For) and isinstance(node.iter, (ast.List, ast.Tuple)):
+                tgt = node.target
+                first = tgt.elts[0].id if isinstance(tgt, ast.Tuple) and isinstance(tgt.elts[0], ast.Name) else getattr(tgt, "id", None)
+                for sub in ast.walk(node):
+                    if isinstance(sub, ast.Call) and getattr(sub.func, "attr", "") == "add_argument":
+                        if sub.args and isinstance(sub.args[0], ast.Name) and sub.args[0].id == first:
+                            done.add(id(sub))
+                            for elt in node.iter.elts:
+                                name = elt.elts[0] if isinstance(elt, ast.Tuple) else elt
+                                if isinstance(name, ast.Constant):
+                                    opts.append(self.opt([name.value], "string", None, None, False))
         for node in ast.walk(fn):
             if not isinstance(node, ast.Call) or id(node) in done:
                 continue

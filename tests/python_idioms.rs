@@ -151,7 +151,10 @@ fn era_b_fields_give_kinds_members_twins_and_docstrings() {
     assert_eq!(flag(&c, "--chat-template").scopes, ["run-batch", "serve"]);
     assert_eq!(flag(&c, "--model").scopes, ["run-batch", "serve"]);
     assert_eq!(flag(&c, "--port").scopes, ["serve"]);
-    assert_eq!(c.flags.len(), 25);
+    // A loop over a literal list of (name, type) pairs.
+    assert_eq!(flag(&c, "--old-backend").help, "[DEPRECATED] --old-backend goes away.");
+    assert_eq!(flag(&c, "--old-fallback").kind, Kind::String);
+    assert_eq!(c.flags.len(), 27);
 }
 
 #[test]

@@ -144,6 +144,28 @@ impl<'a, 'p> Walker<'a, 'p> {
                             self.block(fr, body);
                         }
                     }
+                    (None, _) => match fr.scope.eval(right) {
+                        // `for arg, type in [("--x", str), ...]:` over a literal list.
+                        Val::List(items) => {
+                            let vars: Vec<String> = if left.kind() == "identifier" {
+                                vec![f.text_of(left).to_string()]
+                            } else {
+                                vars.iter().map(|v| v.to_string()).collect()
+                            };
+                            for item in items {
+                                let parts = match (&item, vars.len()) {
+                                    (_, 1) => vec![item.clone()],
+                                    (Val::List(p), n) if p.len() == n => p.clone(),
+                                    _ => vec![Val::Unknown; vars.len()],
+                                };
+                                for (v, x) in vars.iter().zip(parts) {
+                                    fr.scope.locals.insert(v.clone(), x);
+                                }
+                                self.block(fr, body);
+                            }
+                        }
+                        _ => self.block(fr, body),
+                    },
                     _ => self.block(fr, body),
                 }
             }
