@@ -12,11 +12,10 @@ use tree_sitter::Node;
 
 use crate::catalog::model::{Flag, Kind};
 
-use super::annotation::{derive, Reader};
 use super::kwargs::{Choices, Kw, KwValue};
 use super::module::{ClassDef, Program};
 use super::tree::{call_args, children, last_name, statements, unparen};
-use super::value::{field_default, Scope, Val};
+use super::value::{Scope, Val};
 
 /// The names the profile gives the engine's helpers.
 pub struct Names<'a> {
@@ -34,7 +33,7 @@ pub struct Names<'a> {
 
 /// What a name in a function stands for.
 #[derive(Clone)]
-enum Bind {
+pub(super) enum Bind {
     /// A dict of kwargs per field (`get_kwargs(Cls)`).
     Kwargs(Vec<(String, Kw)>),
     /// One field's kwargs (the loop's `value`).
@@ -43,16 +42,16 @@ enum Bind {
     Parser,
 }
 
-struct Frame<'a, 'p> {
-    scope: Scope<'a, 'p>,
-    binds: FxHashMap<String, Bind>,
-    cls: Option<ClassDef<'p>>,
+pub(super) struct Frame<'a, 'p> {
+    pub(super) scope: Scope<'a, 'p>,
+    pub(super) binds: FxHashMap<String, Bind>,
+    pub(super) cls: Option<ClassDef<'p>>,
 }
 
 /// Walks the parser-building functions of a program.
 pub struct Walker<'a, 'p> {
-    program: &'a Program<'p>,
-    names: &'a Names<'a>,
+    pub(super) program: &'a Program<'p>,
+    pub(super) names: &'a Names<'a>,
     pub flags: Vec<Flag>,
     pub warnings: Vec<String>,
     stack: FxHashSet<usize>,
@@ -92,7 +91,7 @@ impl<'a, 'p> Walker<'a, 'p> {
         }
     }
 
-    fn statement(&mut self, fr: &mut Frame<'a, 'p>, s: Node<'p>) {
+    pub(super) fn statement(&mut self, fr: &mut Frame<'a, 'p>, s: Node<'p>) {
         let f = &self.program.files[fr.scope.file];
         match s.kind() {
             "expression_statement" | "return_statement" => {
@@ -187,7 +186,7 @@ impl<'a, 'p> Walker<'a, 'p> {
     }
 
     /// `var["field"]["key"]` with `var` a kwargs dict or entry.
-    fn kw_key(&self, fr: &Frame<'a, 'p>, n: Node<'p>) -> Option<(String, String, String)> {
+    pub(super) fn kw_key(&self, fr: &Frame<'a, 'p>, n: Node<'p>) -> Option<(String, String, String)> {
         let f = &self.program.files[fr.scope.file];
         if n.kind() != "subscript" {
             return None;
@@ -205,7 +204,7 @@ impl<'a, 'p> Walker<'a, 'p> {
         Some((f.text_of(var).to_string(), field, key))
     }
 
-    fn kw_mut<'b>(&self, fr: &'b mut Frame<'a, 'p>, var: &str, field: &str) -> Option<&'b mut Kw> {
+    pub(super) fn kw_mut<'b>(&self, fr: &'b mut Frame<'a, 'p>, var: &str, field: &str) -> Option<&'b mut Kw> {
         match fr.binds.get_mut(var)? {
             Bind::Kwargs(list) => list.iter_mut().find(|(f, _)| f == field).map(|(_, k)| k),
             Bind::Entry(kw) if field.is_empty() => Some(kw),
@@ -213,7 +212,7 @@ impl<'a, 'p> Walker<'a, 'p> {
         }
     }
 
-    fn assign(&mut self, fr: &mut Frame<'a, 'p>, a: Node<'p>) {
+    pub(super) fn assign(&mut self, fr: &mut Frame<'a, 'p>, a: Node<'p>) {
         let f = &self.program.files[fr.scope.file];
         let (Some(left), Some(right)) = (a.child_by_field_name("left"), a.child_by_field_name("right")) else {
             return;
@@ -258,96 +257,7 @@ impl<'a, 'p> Walker<'a, 'p> {
         }
     }
 
-    /// `get_kwargs(Cls)`: the kwargs of each field of `Cls`, with the
-    /// overrides its methods write.
-    fn kwargs_call(&mut self, fr: &Frame<'a, 'p>, call: Node<'p>) -> Option<Vec<(String, Kw)>> {
-        let f = &self.program.files[fr.scope.file];
-        let callee = call.child_by_field_name("function")?;
-        if !self.names.kwargs_functions.iter().any(|k| k == last_name(f, callee)) {
-            return None;
-        }
-        let arg = *call_args(f, call).positional.first()?;
-        let cname = f.text_of(arg);
-        let class = if cname == "cls" { fr.cls } else { self.program.class(last_name(f, arg), fr.scope.file) };
-        let Some(class) = class else {
-            self.warnings.push(format!("{}: the fields of `{cname}` were not found", f.location(call)));
-            return Some(Vec::new());
-        };
-        Some(self.class_kwargs(class))
-    }
-
-    fn class_kwargs(&mut self, class: ClassDef<'p>) -> Vec<(String, Kw)> {
-        let reader = Reader {
-            program: self.program,
-            config_decorators: self.names.config_decorators,
-            wrappers: self.names.wrappers,
-        };
-        let mut out = Vec::new();
-        for fd in self.program.fields(class) {
-            let hints = reader.hints(fd.file, fd.annotation);
-            let mut d = derive(&hints);
-            if d.kind == Kind::Int {
-                d.kind = self.names.special.get(&fd.name).copied().unwrap_or(Kind::Int);
-            }
-            let default = fd.default.map(|n| field_default(self.program, fd.file, n, 0)).unwrap_or(Val::Unknown);
-            let loc = self.program.files[fd.file].location(fd.node);
-            out.push((fd.name.clone(), Kw::derived(&d, default, fd.doc.clone(), loc)));
-        }
-        // Overrides the class's own methods write into the dict.
-        let mut fr =
-            Frame { scope: Scope::new(self.program, class.file), binds: FxHashMap::default(), cls: Some(class) };
-        for (file, m) in self.program.methods(class) {
-            let Some(params) = m.child_by_field_name("parameters") else { continue };
-            let f = &self.program.files[file];
-            fr.scope = Scope::new(self.program, file);
-            fr.binds.clear();
-            for p in children(params) {
-                if let Some(n) = param_name(p) {
-                    fr.binds.insert(f.text_of(n).to_string(), Bind::Kwargs(out.clone()));
-                }
-            }
-            let Some(body) = m.child_by_field_name("body") else { continue };
-            let before: Vec<(String, Bind)> = fr.binds.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-            self.overrides(&mut fr, body);
-            for (k, _) in before {
-                if let Some(Bind::Kwargs(changed)) = fr.binds.get(&k) {
-                    if *changed != out {
-                        out = changed.clone();
-                        break;
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// Only the `kw["f"]["k"] = v` and `del` statements of a method.
-    fn overrides(&mut self, fr: &mut Frame<'a, 'p>, block: Node<'p>) {
-        for s in statements(block) {
-            match s.kind() {
-                "expression_statement" => {
-                    for c in children(s).into_iter().filter(|c| c.kind() == "assignment") {
-                        if let Some(l) = c.child_by_field_name("left") {
-                            if self.kw_key(fr, l).is_some() {
-                                self.assign(fr, c);
-                            }
-                        }
-                    }
-                }
-                "delete_statement" => self.statement(fr, s),
-                "if_statement" | "for_statement" | "with_statement" => {
-                    for c in children(s) {
-                        if c.kind() == "block" {
-                            self.overrides(fr, c);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    fn kw_value(&self, fr: &Frame<'a, 'p>, key: &str, v: Node<'p>) -> KwValue {
+    pub(super) fn kw_value(&self, fr: &Frame<'a, 'p>, key: &str, v: Node<'p>) -> KwValue {
         let f = &self.program.files[fr.scope.file];
         // `default=kw["f"]["default"]`: the value the dict holds.
         if let Some((var, field, k)) = self.kw_key(fr, unparen(v)) {
@@ -536,7 +446,7 @@ fn makes_parser(callee: &str) -> bool {
 }
 
 /// A parameter's name (`x`, `x: T`, `x=1`, `x: T = 1`).
-fn param_name(p: Node<'_>) -> Option<Node<'_>> {
+pub(super) fn param_name(p: Node<'_>) -> Option<Node<'_>> {
     match p.kind() {
         "identifier" => Some(p),
         _ => p.child_by_field_name("name").or_else(|| children(p).into_iter().find(|c| c.kind() == "identifier")),

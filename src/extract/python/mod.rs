@@ -14,6 +14,7 @@
 
 mod annotation;
 mod compose;
+mod dict;
 mod env;
 mod kwargs;
 mod metrics;
