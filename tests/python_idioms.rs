@@ -231,3 +231,26 @@ fn a_python_repository_syncs_and_diffs_between_tags() {
     }
     assert!(!removed.contains(&"--model") && !removed.contains(&"--input-file"), "{removed:?}");
 }
+
+/// A tree where no entry function declares an option (here radiance's C++
+/// read as vLLM) is a tool error naming the functions, and nothing is written.
+#[test]
+fn a_tree_without_the_entry_functions_is_an_error_naming_them() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::radiance_repo(tmp.path());
+    let r = support::knobs(
+        tmp.path(),
+        &["sync", "--engine", "vllm", "--repo", "fixtures/radiance.git", "--tag", "v1.0.13", "--out", "out"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "no options found: no [[extract.entry]] function (make_arg_parser in vllm/entrypoints/openai/cli_args.py, \
+             make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
+             vllm/benchmarks/latency.py, add_cli_args in vllm/benchmarks/throughput.py) declares one at this tag"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(!tmp.path().join("out/vllm/v1.0.13.toml").exists());
+}

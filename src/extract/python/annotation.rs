@@ -290,3 +290,90 @@ pub fn derive(hints: &[Hint]) -> Derived {
     }
     d
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tree::PyFile;
+    use super::*;
+
+    /// The fields of class `C` in `text` (one module, with `@config` the
+    /// config decorator), as (name, kind, members, closed, negatable).
+    fn read(text: &str) -> Vec<(String, Kind, Vec<String>, bool, bool)> {
+        let files = vec![PyFile::parse("m.py", text.to_string()).expect("parse")];
+        let program = Program::new(&files);
+        let decorators = ["config".to_string()];
+        let reader = Reader { program: &program, config_decorators: &decorators, wrappers: &[] };
+        let class = program.class("C", 0).expect("class C");
+        program
+            .fields(class)
+            .into_iter()
+            .map(|f| {
+                let d = derive(&reader.hints(f.file, f.annotation));
+                (f.name, d.kind, d.members, d.closed, d.negatable)
+            })
+            .collect()
+    }
+
+    fn owned(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// The engine's order: a config class before `bool`, `bool` before a
+    /// `Literal`, a collection's element, `None` a member of an optional enum.
+    #[test]
+    fn hints_are_tried_in_the_builders_order() {
+        let text = r#"
+from typing import Literal, Optional, Union
+
+Mode = Literal["b", "a"]
+Sizes = Literal[16, 8]
+
+@config
+class Inner:
+    x: int = 1
+
+class C:
+    nested: Inner | None = None
+    flag: bool | Inner = False
+    toggle: Optional[bool] = None
+    mode: Mode = "a"
+    loose: Union[Mode, str] = "a"
+    sizes: Sizes = 8
+    maybe: Optional[Mode] = None
+    many: list[Mode] = None
+    counts: list[int] = None
+    ratio: float | None = None
+    table: dict[str, int] = None
+    forward: "Inner" = None
+    other: SomethingUnknown = None
+"#;
+        let got = read(text);
+        let want = vec![
+            ("nested".to_string(), Kind::String, vec![], false, false),
+            ("flag".to_string(), Kind::String, vec![], false, false),
+            ("toggle".to_string(), Kind::Switch, vec![], false, true),
+            ("mode".to_string(), Kind::Enum, owned(&["a", "b"]), true, false),
+            ("loose".to_string(), Kind::Enum, owned(&["a", "b"]), false, false),
+            ("sizes".to_string(), Kind::Enum, owned(&["8", "16"]), true, false),
+            ("maybe".to_string(), Kind::Enum, owned(&["a", "b", "None"]), true, false),
+            ("many".to_string(), Kind::Enum, owned(&["a", "b"]), true, false),
+            ("counts".to_string(), Kind::Int, vec![], false, false),
+            ("ratio".to_string(), Kind::Float, vec![], false, false),
+            ("table".to_string(), Kind::String, vec![], false, false),
+            ("forward".to_string(), Kind::String, vec![], false, false),
+            ("other".to_string(), Kind::String, vec![], false, false),
+        ];
+        assert_eq!(got, want);
+    }
+
+    /// A base's fields come first; a field redefined keeps its place.
+    #[test]
+    fn fields_of_bases_come_first() {
+        let text = "class B:\n    a: int = 1\n    b: str = 'x'\nclass C(B):\n    c: float = 1.0\n    a: bool = False\n";
+        let names: Vec<(String, Kind)> = read(text).into_iter().map(|f| (f.0, f.1)).collect();
+        assert_eq!(
+            names,
+            [("a".to_string(), Kind::Switch), ("b".to_string(), Kind::String), ("c".to_string(), Kind::Float)]
+        );
+    }
+}

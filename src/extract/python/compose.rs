@@ -55,14 +55,16 @@ pub struct Walker<'a, 'p> {
     pub flags: Vec<Flag>,
     pub warnings: Vec<String>,
     stack: FxHashSet<usize>,
+    nesting: usize,
 }
 
 const MAX_DEPTH: usize = 16;
+const MAX_NESTING: usize = 64;
 const KEYS: [&str; 8] = ["type", "action", "choices", "default", "help", "nargs", "metavar", "flags"];
 
 impl<'a, 'p> Walker<'a, 'p> {
     pub fn new(program: &'a Program<'p>, names: &'a Names<'a>) -> Self {
-        Walker { program, names, flags: Vec::new(), warnings: Vec::new(), stack: FxHashSet::default() }
+        Walker { program, names, flags: Vec::new(), warnings: Vec::new(), stack: FxHashSet::default(), nesting: 0 }
     }
 
     /// Reads a function (or method, with the class it was called on).
@@ -86,9 +88,15 @@ impl<'a, 'p> Walker<'a, 'p> {
     }
 
     fn block(&mut self, fr: &mut Frame<'a, 'p>, block: Node<'p>) {
+        // Blocks nested deeper than any parser-building code are not read.
+        if self.nesting > MAX_NESTING {
+            return;
+        }
+        self.nesting += 1;
         for s in statements(block) {
             self.statement(fr, s);
         }
+        self.nesting -= 1;
     }
 
     pub(super) fn statement(&mut self, fr: &mut Frame<'a, 'p>, s: Node<'p>) {

@@ -103,8 +103,9 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[Str
         }
     }
     if flags.is_empty() {
-        let path = spec.entries.iter().map(|e| e.file.as_str()).collect::<Vec<_>>().join(", ");
-        return Err(ExtractError::NoFlags { path });
+        let functions: Vec<String> =
+            spec.entries.iter().map(|e| format!("{} in {}", e.functions.join(" or "), e.file)).collect();
+        return Err(ExtractError::NoOptions { functions: functions.join(", ") });
     }
     parts.flags = flags.into_values().collect();
     if let Some(table) = &spec.env {

@@ -52,14 +52,17 @@ impl<'p> Program<'p> {
             globals: FxHashMap::default(),
         };
         for (i, f) in files.iter().enumerate() {
-            p.index_block(i, f, f.root());
+            p.index_block(i, f, f.root(), 0);
         }
         p
     }
 
     /// Top-level definitions, also those under a module-level `if`/`try`
     /// (`if TYPE_CHECKING:` imports, version switches).
-    fn index_block(&mut self, i: usize, f: &'p PyFile, block: Node<'p>) {
+    fn index_block(&mut self, i: usize, f: &'p PyFile, block: Node<'p>, depth: usize) {
+        if depth > 16 {
+            return;
+        }
         for s in statements(block) {
             let d = definition(s);
             match d.kind() {
@@ -94,10 +97,10 @@ impl<'p> Program<'p> {
                 "if_statement" | "try_statement" => {
                     for c in children(d) {
                         match c.kind() {
-                            "block" => self.index_block(i, f, c),
+                            "block" => self.index_block(i, f, c, depth + 1),
                             "else_clause" | "elif_clause" | "except_clause" | "finally_clause" => {
                                 for b in children(c).into_iter().filter(|b| b.kind() == "block") {
-                                    self.index_block(i, f, b);
+                                    self.index_block(i, f, b, depth + 1);
                                 }
                             }
                             _ => {}
