@@ -254,3 +254,26 @@ fn a_tree_without_the_entry_functions_is_an_error_naming_them() {
     );
     assert!(!tmp.path().join("out/vllm/v1.0.13.toml").exists());
 }
+
+/// What the extractor cannot settle is said, one line each, and what it
+/// can read is still written.
+#[test]
+fn what_cannot_be_settled_is_warned_about() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::build_repo(&tmp.path().join("vllm.git"), &[("v0.3.0", support::fixtures().join("vllm/odd"))]);
+    let (c, warnings) = sync(tmp.path(), "v0.3.0");
+    let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["--known", "--splatted"]);
+    for line in [
+        "warning: vllm/entrypoints/openai/cli_args.py:7: the fields of `MissingConfig` were not found",
+        "warning: vllm/entrypoints/openai/cli_args.py:9: an option name known only at run time was passed over",
+        "warning: vllm/entrypoints/openai/cli_args.py:10: the keyword arguments `**helper_kwargs()` were not traced to a dataclass field",
+        "warning: scope run-batch: none of make_arg_parser, parse_args is defined in vllm/entrypoints/openai/run_batch.py",
+        "warning: no dict `environment_variables` of env keys in vllm/envs.py",
+        "warning: vllm/v1/metrics/loggers.py: the labels of vllm:num_requests_running are known only at run time",
+    ] {
+        assert!(warnings.lines().any(|l| l == line), "{line}\nnot in:\n{warnings}");
+    }
+    assert!(c.env_keys.is_empty());
+    assert_eq!(c.metrics.len(), 1);
+}
