@@ -77,6 +77,8 @@ mod history_lint;
 mod expected;
 // Each C++ idiom of `fixtures/idioms/` through sync, against its expectation.
 mod idioms;
+// The Python extractor on fixtures in vLLM's shapes, through sync.
+mod python_idioms;
 // `knobs sync` end to end: repositories in, catalogues out, its errors.
 mod sync;
 // Profiles with eras: each tag of a fixture history read from its era's

@@ -68,8 +68,8 @@ pub struct ExtractSpec {
     /// More files whose functions the option handlers call to validate values.
     #[serde(default)]
     pub validators: Vec<String>,
-    /// Path prefixes read for metric registrations; empty reads every C/C++
-    /// file that mentions a prefix.
+    /// Path prefixes read for metric registrations; empty reads every
+    /// source file (of the language) that mentions a prefix.
     #[serde(default)]
     pub metrics: Vec<String>,
     /// Config files that are one binary's own parser, with that binary's
@@ -77,6 +77,73 @@ pub struct ExtractSpec {
     /// old server). Every other config file's options are unscoped.
     #[serde(default)]
     pub scoped: BTreeMap<String, String>,
+    /// The language of the source: `cpp` (the default) or `python`.
+    #[serde(default)]
+    pub language: Language,
+    /// Python: files and folders whose `.py` files are read for classes,
+    /// functions and aliases that the entry functions name.
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// Python: the functions that build each binary's argument parser.
+    #[serde(default, rename = "entry")]
+    pub entries: Vec<EntrySpec>,
+    /// Python: the dict of engine-wide env keys.
+    #[serde(default)]
+    pub env: Option<EnvTableSpec>,
+    /// Python: the names of the engine's argparse helpers.
+    #[serde(default)]
+    pub python: PythonSpec,
+}
+
+/// The language an engine's source is read in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    #[default]
+    Cpp,
+    Python,
+}
+
+/// A function that builds the parser of one binary (a scope): the first of
+/// `functions` defined at the top of `file` (names change between versions).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntrySpec {
+    pub scope: String,
+    pub file: String,
+    pub functions: Vec<String>,
+}
+
+/// Where the engine-wide env keys are declared: a dict named `table` in
+/// `file`; `choices` are the helpers called as (key, default, members).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnvTableSpec {
+    pub file: String,
+    pub table: String,
+    #[serde(default)]
+    pub choices: Vec<String>,
+}
+
+/// The engine's own helpers around argparse, by name.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PythonSpec {
+    /// Functions that turn a dataclass into argparse kwargs per field.
+    #[serde(default)]
+    pub kwargs_functions: Vec<String>,
+    /// Custom argparse actions that take an optional `true`/`false`.
+    #[serde(default)]
+    pub bool_actions: Vec<String>,
+    /// Decorators that make a class a config (its option takes JSON).
+    #[serde(default)]
+    pub config_decorators: Vec<String>,
+    /// Generics that stand for their first argument, as `Annotated` does.
+    #[serde(default)]
+    pub wrappers: Vec<String>,
+    /// What the metrics client appends to a counter's name on export.
+    #[serde(default)]
+    pub counter_suffix: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -299,6 +366,9 @@ impl Profile {
         for v in &self.images.variants {
             Regex::new(&v.tag).map_err(|e| err(format!("images.variant tag is not a regex: {e}")))?;
         }
+        if self.extract.language == Language::Python && self.extract.entries.is_empty() {
+            return Err(err("a python [extract] needs at least one [[extract.entry]]".into()));
+        }
         if self.metrics.prefixes.iter().any(|p| p.is_empty()) {
             return Err(err("an empty metric prefix".into()));
         }
@@ -490,6 +560,23 @@ mod tests {
             seen += 1;
         }
         assert!(seen >= 2, "radiance and llama.cpp are built in");
+    }
+
+    /// `[extract] language` is C++ unless told; a Python profile names the
+    /// functions that build its parsers, or it is refused.
+    #[test]
+    fn the_extract_language_is_cpp_unless_a_python_profile_says() {
+        assert_eq!(builtin("radiance").expect("radiance").extract.language, Language::Cpp);
+        let vllm = builtin("vllm").expect("vllm");
+        assert_eq!(vllm.extract.language, Language::Python);
+        assert!(vllm.extract.entries.iter().any(|e| e.scope == "serve"));
+        let bare = "name = \"x\"\n[extract]\nlanguage = \"python\"\n";
+        assert_eq!(
+            Profile::parse(bare).err().as_deref(),
+            Some("a python [extract] needs at least one [[extract.entry]]")
+        );
+        let odd = "name = \"x\"\n[extract]\nlanguage = \"ruby\"\n";
+        assert!(Profile::parse(odd).err().is_some_and(|e| e.contains("unknown variant `ruby`")));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Why an extraction fails: nothing the known shapes recognise, a file the
-//! C++ grammar cannot read, or a user's query too costly to run.
+//! Why an extraction fails: nothing the known shapes recognise (C++) or no
+//! entry function declaring an option (Python), a file the grammar cannot
+//! read, or a user's query too costly to run.
 
 /// An extraction that produced nothing usable.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -12,7 +13,13 @@ pub enum ExtractError {
         "no flags found in {path}: none of the known shapes (table rows, builder calls, if-chains, usage text) matched"
     )]
     NoFlags { path: String },
-    #[error("the C++ grammar could not be loaded: {0}")]
+    #[diagnostic(
+        code(knobs::extract::no_options),
+        help("point [[extract.entry]] at the function that builds the binary's argument parser at this tag")
+    )]
+    #[error("no options found: no [[extract.entry]] function ({functions}) declares one at this tag")]
+    NoOptions { functions: String },
+    #[error("the grammar could not be loaded: {0}")]
     Grammar(String),
     #[error("tree-sitter could not parse {path}")]
     Parse { path: String },

@@ -23,6 +23,7 @@ mod owner;
 mod parsed;
 pub mod pinned;
 mod preprocess;
+pub mod python;
 pub mod queries;
 pub mod roles;
 mod rows;

@@ -4,7 +4,7 @@
 //! the tree and where the file goes.
 
 use crate::catalog::model::{Catalog, Provenance};
-use crate::catalog::profile::Profile;
+use crate::catalog::profile::{Language, Profile};
 use crate::source::{PinnedTree, SourceError};
 
 use super::{extract, extract_metrics, ExtractError, SourceFile, Sources};
@@ -31,6 +31,9 @@ pub enum BuildError {
 /// `queries` beside the built-in shapes.
 pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Result<Built, BuildError> {
     let spec = profile.extract_for(&tree.tag);
+    if spec.language == Language::Python {
+        return python_catalogue(tree, profile);
+    }
     let mut config = Vec::new();
     for path in &spec.config {
         config.push(SourceFile::new(path.clone(), tree.require(path)?));
@@ -71,4 +74,28 @@ pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Re
     );
     catalog.normalise();
     Ok(Built { catalog, warnings })
+}
+
+/// The catalogue of a Python engine: its `.py` files read at the tag.
+fn python_catalogue(tree: &PinnedTree, profile: &Profile) -> Result<Built, BuildError> {
+    use crate::source::{Limits, PYTHON};
+    let spec = profile.extract_for(&tree.tag);
+    let found = tree.sources_within(&PYTHON, &super::python::paths(spec), &|_| true, Limits::default())?;
+    let parts = super::python::extract(found.files, spec, &profile.metrics.prefixes)?;
+    let mut warnings = parts.warnings;
+    warnings.extend(found.notes);
+    let mut catalog = Catalog::new(provenance(tree, profile), parts.flags, parts.metrics);
+    catalog.env_keys = parts.env_keys;
+    catalog.normalise();
+    Ok(Built { catalog, warnings })
+}
+
+fn provenance(tree: &PinnedTree, profile: &Profile) -> Provenance {
+    Provenance {
+        engine: profile.name.clone(),
+        repo: tree.origin.clone(),
+        tag: tree.tag.clone(),
+        commit: tree.commit.clone(),
+        knobs_version: env!("CARGO_PKG_VERSION").to_string(),
+    }
 }

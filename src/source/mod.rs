@@ -16,6 +16,6 @@ mod worktree;
 pub use cache::cache_root;
 pub use error::SourceError;
 pub use redact::redact;
-pub use sources::{CppSources, Limits};
+pub use sources::{CppSources, Limits, Wanted, CPP, PYTHON};
 pub use tree::{Origin, PinnedTree, MAX_FILE};
 pub use worktree::{HooksDir, Staged, Worktree, WorktreeError};

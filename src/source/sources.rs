@@ -1,5 +1,5 @@
-//! The C/C++ files of a pinned tree that the metric extractor reads, found
-//! by a walk that a hostile tree cannot make costly: each blob is read once
+//! The source files of a pinned tree that the extractor reads (C/C++ for
+//! metrics, Python for a whole catalogue: by extension), found by a walk that a hostile tree cannot make costly: each blob is read once
 //! by its id however many paths point at it, sizes are read from object
 //! headers before anything is inflated, and there is a ceiling on each
 //! file, on the bytes read in all, on the size of a tree object and on the
@@ -75,11 +75,31 @@ fn named(list: &[String], count: usize) -> String {
     out
 }
 
-fn files(n: usize) -> String {
+/// Which files a walk reads, by extension, and how its notes name them.
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted {
+    pub extensions: &'static [&'static str],
+    /// The language, as notes name it (`C++`).
+    pub noun: &'static str,
+    /// What the files are read for, as notes say it (`metrics`).
+    pub purpose: &'static str,
+}
+
+/// The C/C++ files metrics are read from.
+pub const CPP: Wanted = Wanted {
+    extensions: &[".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc"],
+    noun: "C++",
+    purpose: "metrics",
+};
+
+/// The Python files a Python engine's catalogue is read from.
+pub const PYTHON: Wanted = Wanted { extensions: &[".py"], noun: "Python", purpose: "the catalogue" };
+
+fn files(n: usize, noun: &str) -> String {
     if n == 1 {
-        "1 C++ file".to_string()
+        format!("1 {noun} file")
     } else {
-        format!("{n} C++ files")
+        format!("{n} {noun} files")
     }
 }
 
@@ -91,16 +111,12 @@ fn mib(bytes: usize) -> String {
     }
 }
 
-fn is_cpp(path: &str) -> bool {
-    [".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hh", ".hxx", ".inc"].iter().any(|e| path.ends_with(e))
-}
-
 impl PinnedTree {
     /// Every C/C++ file at the tag (at or below `under`, when given:
     /// `tools/server/`, `src/metrics.cpp`) whose text `keep` accepts, within
     /// the default ceilings.
     pub fn cpp_sources(&self, under: &[String], keep: &dyn Fn(&str) -> bool) -> Result<CppSources, SourceError> {
-        self.cpp_sources_within(under, keep, Limits::default())
+        self.sources_within(&CPP, under, keep, Limits::default())
     }
 
     /// As `cpp_sources`, within `limits`.
@@ -110,9 +126,21 @@ impl PinnedTree {
         keep: &dyn Fn(&str) -> bool,
         limits: Limits,
     ) -> Result<CppSources, SourceError> {
+        self.sources_within(&CPP, under, keep, limits)
+    }
+
+    /// The files `wanted` names (by extension) at or below `under`, as
+    /// `cpp_sources` reads C/C++, within `limits`.
+    pub fn sources_within(
+        &self,
+        wanted: &Wanted,
+        under: &[String],
+        keep: &dyn Fn(&str) -> bool,
+        limits: Limits,
+    ) -> Result<CppSources, SourceError> {
         let root = self.root()?;
         let mut stack: Vec<(String, Oid)> = Vec::new();
-        let mut walk = Walk { tree: self, keep, limits, seen: FxHashSet::default(), read: 0, visited: 0 };
+        let mut walk = Walk { tree: self, wanted, keep, limits, seen: FxHashSet::default(), read: 0, visited: 0 };
         let mut out = CppSources::default();
         let mut passed = Passed::default();
         if under.is_empty() {
@@ -172,7 +200,7 @@ impl PinnedTree {
             stack.extend(folders.into_iter().rev());
         }
         out.files.sort();
-        out.notes = passed.notes(&self.tag, &limits, walk.read);
+        out.notes = passed.notes(&self.tag, wanted, &limits, walk.read);
         Ok(out)
     }
 }
@@ -180,6 +208,7 @@ impl PinnedTree {
 /// One walk's state: the blobs seen, the bytes read.
 struct Walk<'a> {
     tree: &'a PinnedTree,
+    wanted: &'a Wanted,
     keep: &'a dyn Fn(&str) -> bool,
     limits: Limits,
     seen: FxHashSet<Oid>,
@@ -190,7 +219,8 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn blob(&mut self, path: &str, id: Oid, out: &mut CppSources, passed: &mut Passed) -> Result<(), SourceError> {
         // A blob met again under another path is the same text: read once.
-        if !is_cpp(path) || !self.seen.insert(id) {
+        let wanted = self.wanted.extensions.iter().any(|e| path.ends_with(e));
+        if !wanted || !self.seen.insert(id) {
             return Ok(());
         }
         let Some((size, _)) = self.tree.header(id)? else {
@@ -226,12 +256,14 @@ impl Walk<'_> {
 }
 
 impl Passed {
-    fn notes(&self, tag: &str, limits: &Limits, read: usize) -> Vec<String> {
+    fn notes(&self, tag: &str, wanted: &Wanted, limits: &Limits, read: usize) -> Vec<String> {
+        let (noun, purpose) = (wanted.noun, wanted.purpose);
+        let files = |n| files(n, noun);
         let mut notes = Vec::new();
         if self.missing_count > 0 {
             let one = self.missing_count == 1;
             notes.push(format!(
-                "{} at {tag} {} not in the repository (a partial clone?) and {} not read for metrics: {}",
+                "{} at {tag} {} not in the repository (a partial clone?) and {} not read for {purpose}: {}",
                 files(self.missing_count),
                 if one { "is" } else { "are" },
                 if one { "was" } else { "were" },
@@ -240,7 +272,7 @@ impl Passed {
         }
         if self.large_count > 0 {
             notes.push(format!(
-                "{} at {tag} over {} each {} passed over for metrics: {}",
+                "{} at {tag} over {} each {} passed over for {purpose}: {}",
                 files(self.large_count),
                 mib(limits.file),
                 if self.large_count == 1 { "was" } else { "were" },
@@ -249,7 +281,7 @@ impl Passed {
         }
         if self.over_total > 0 {
             notes.push(format!(
-                "{} at {tag} {} not read for metrics: {} of C++ had been read, and knobs reads at most {} from one tree",
+                "{} at {tag} {} not read for {purpose}: {} of {noun} had been read, and knobs reads at most {} from one tree",
                 files(self.over_total),
                 if self.over_total == 1 { "was" } else { "were" },
                 mib(read),
@@ -258,20 +290,20 @@ impl Passed {
         }
         if !self.big_trees.is_empty() {
             notes.push(format!(
-                "folders at {tag} whose listing is over {} were not walked for metrics: {}",
+                "folders at {tag} whose listing is over {} were not walked for {purpose}: {}",
                 mib(limits.tree),
                 self.big_trees.iter().map(|p| if p.is_empty() { "/" } else { p }).collect::<Vec<_>>().join(", ")
             ));
         }
         if self.long_paths > 0 {
             notes.push(format!(
-                "{} paths at {tag} longer than {} bytes were not walked for metrics",
+                "{} paths at {tag} longer than {} bytes were not walked for {purpose}",
                 self.long_paths, limits.path
             ));
         }
         if self.stopped {
             notes.push(format!(
-                "the walk for metrics at {tag} stopped after {} entries of the tree; the rest was not read",
+                "the walk for {purpose} at {tag} stopped after {} entries of the tree; the rest was not read",
                 limits.entries
             ));
         }
@@ -367,5 +399,17 @@ mod tests {
         let found = tree.cpp_sources_within(&[], &|_| true, limits).expect("walk");
         assert!(found.files.is_empty());
         assert_eq!(found.notes, ["folders at v1 whose listing is over 10 bytes were not walked for metrics: /"]);
+    }
+
+    /// A walk for Python keeps only `.py` files, and its notes name them.
+    #[test]
+    fn a_python_walk_reads_py_files_and_says_so() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let big = vec![b'x'; 100];
+        let tree = repo(tmp.path(), &[b"a = 1\n", b"int m;\n", &big], &[("a.py", 0), ("b.cpp", 1), ("c.py", 2)]);
+        let limits = Limits { file: 50, ..Limits::default() };
+        let found = tree.sources_within(&PYTHON, &[], &|_| true, limits).expect("walk");
+        assert_eq!(found.files, [("a.py".to_string(), "a = 1\n".to_string())]);
+        assert_eq!(found.notes, ["1 Python file at v1 over 50 bytes each was passed over for the catalogue: c.py"]);
     }
 }

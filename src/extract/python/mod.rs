@@ -1,0 +1,133 @@
+//! The Python extractor: an engine whose options are declared with
+//! argparse (vLLM's shape) read with tree-sitter-python, never run. The
+//! profile names the functions that build each binary's parser (its
+//! scope), the dict of engine-wide env keys, and the files metrics are
+//! registered in; everything the functions name is traced through the
+//! files read. Only this folder knows tree-sitter-python.
+//!
+//! `tree.rs` is the grammar seam, `module.rs` the program (names across
+//! modules), `value.rs` settles values, `annotation.rs` reads a field's
+//! type as argparse kinds, `kwargs.rs` makes a flag of a call's kwargs,
+//! `special.rs` the builder's field-name special cases, `compose.rs`
+//! walks the parser-building functions, `env.rs` the env dict
+//! and `metrics.rs` the metric registrations.
+
+mod annotation;
+mod compose;
+mod dict;
+mod env;
+mod kwargs;
+mod metrics;
+mod module;
+mod special;
+mod tree;
+mod value;
+
+use std::collections::BTreeMap;
+
+use crate::catalog::model::{EnvKey, Flag, Metric};
+use crate::catalog::profile::ExtractSpec;
+
+use super::ExtractError;
+use compose::{Names, Walker};
+use module::Program;
+use tree::PyFile;
+
+/// What one tree's Python gives a catalogue.
+#[derive(Debug, Default)]
+pub struct Parts {
+    pub flags: Vec<Flag>,
+    pub env_keys: Vec<EnvKey>,
+    pub metrics: Vec<Metric>,
+    pub warnings: Vec<String>,
+}
+
+/// Every path a Python extraction reads (files or folders).
+pub fn paths(spec: &ExtractSpec) -> Vec<String> {
+    let mut out: Vec<String> = spec.sources.clone();
+    out.extend(spec.entries.iter().map(|e| e.file.clone()));
+    out.extend(spec.env.iter().map(|e| e.file.clone()));
+    out.extend(spec.metrics.iter().cloned());
+    out.sort();
+    out.dedup();
+    // A file inside a folder already listed is read with it.
+    let folders: Vec<String> = out.iter().filter(|p| p.ends_with('/')).cloned().collect();
+    out.retain(|p| !folders.iter().any(|f| p != f && p.starts_with(f.as_str())));
+    out
+}
+
+/// Reads `files` (path, text) as `spec` says; `prefixes` are the metric
+/// prefixes of the engine.
+pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[String]) -> Result<Parts, ExtractError> {
+    use rayon::prelude::*;
+    let parsed: Vec<PyFile> =
+        files.into_par_iter().map(|(p, t)| PyFile::parse(&p, t)).collect::<Result<_, ExtractError>>()?;
+    let program = Program::new(&parsed);
+    let mut parts = Parts::default();
+    let names = Names {
+        kwargs_functions: &spec.python.kwargs_functions,
+        bool_actions: &spec.python.bool_actions,
+        config_decorators: &spec.python.config_decorators,
+        wrappers: &spec.python.wrappers,
+        special: special::special_types(&program, &spec.python.kwargs_functions),
+    };
+    let mut flags: BTreeMap<String, Flag> = BTreeMap::new();
+    for entry in &spec.entries {
+        let found = program
+            .file_index(&entry.file)
+            .and_then(|i| entry.functions.iter().find_map(|name| program.function_in(name, i)).map(|f| (i, f)));
+        let Some((file, func)) = found else {
+            parts.warnings.push(format!(
+                "scope {}: none of {} is defined in {}",
+                entry.scope,
+                entry.functions.join(", "),
+                entry.file
+            ));
+            continue;
+        };
+        let mut walker = Walker::new(&program, &names);
+        walker.function(file, func, None);
+        parts.warnings.append(&mut walker.warnings);
+        for mut flag in walker.flags {
+            match flags.get_mut(&flag.name) {
+                Some(old) => {
+                    if !old.scopes.contains(&entry.scope) {
+                        old.scopes.push(entry.scope.clone());
+                    }
+                }
+                None => {
+                    flag.scopes = vec![entry.scope.clone()];
+                    flags.insert(flag.name.clone(), flag);
+                }
+            }
+        }
+    }
+    if flags.is_empty() {
+        let functions: Vec<String> =
+            spec.entries.iter().map(|e| format!("{} in {}", e.functions.join(" or "), e.file)).collect();
+        return Err(ExtractError::NoOptions { functions: functions.join(", ") });
+    }
+    parts.flags = flags.into_values().collect();
+    if let Some(table) = &spec.env {
+        match program.file_index(&table.file).and_then(|i| env::env_keys(&program, i, &table.table, &table.choices)) {
+            Some(keys) => parts.env_keys = keys,
+            None => parts.warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
+        }
+    }
+    let mut metrics: BTreeMap<String, Metric> = BTreeMap::new();
+    for (i, f) in parsed.iter().enumerate() {
+        let listed = spec.metrics.is_empty() || spec.metrics.iter().any(|m| f.path.starts_with(m.as_str()));
+        if !listed || !prefixes.iter().any(|p| f.text.contains(p.as_str())) {
+            continue;
+        }
+        let suffix = spec.python.counter_suffix.as_deref();
+        for m in metrics::registrations(&program, i, prefixes, suffix, &mut parts.warnings) {
+            metrics.entry(m.name.clone()).or_insert(m);
+        }
+    }
+    parts.metrics = metrics.into_values().collect();
+    // A function read for several scopes warns once.
+    let mut seen = rustc_hash::FxHashSet::default();
+    parts.warnings.retain(|w| seen.insert(w.clone()));
+    Ok(parts)
+}

@@ -1,0 +1,279 @@
+//! The Python extractor on fixtures written in vLLM's shapes (one per
+//! shape, `fixtures/vllm/`): a tagged repository, `knobs sync` with the
+//! built-in `vllm` profile, the written catalogue against facts read by
+//! hand from the fixture's Python.
+
+use std::path::Path;
+
+use knobs::catalog::model::{Catalog, Flag, Kind};
+
+use crate::support;
+
+/// The two fixture eras as one repository: v0.1.0 literal `add_argument`
+/// calls, v0.2.0 the dataclass fields through `get_kwargs`.
+fn repo(dir: &Path) {
+    support::build_repo(
+        &dir.join("vllm.git"),
+        &[("v0.1.0", support::fixtures().join("vllm/era-a")), ("v0.2.0", support::fixtures().join("vllm/era-b"))],
+    );
+}
+
+/// Syncs `tag` and returns the catalogue and the warnings.
+fn sync(dir: &Path, tag: &str) -> (Catalog, String) {
+    let r = support::knobs(dir, &["sync", "--engine", "vllm", "--repo", "vllm.git", "--tag", tag, "--out", "out"]);
+    assert_eq!(r.code, 0, "sync {tag}: {}", r.stderr);
+    let text = std::fs::read_to_string(dir.join(format!("out/vllm/{tag}.toml"))).expect("written");
+    (toml::from_str(&text).expect("a catalogue"), r.stderr)
+}
+
+fn flag<'a>(c: &'a Catalog, name: &str) -> &'a Flag {
+    c.flags.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("{name} missing"))
+}
+
+/// Kind, members, and whether the members are closed.
+fn shape(f: &Flag) -> (Kind, Vec<&str>, Option<bool>) {
+    (f.kind, f.members.iter().map(String::as_str).collect(), f.members_from.as_ref().map(|m| m.closed))
+}
+
+#[test]
+fn era_a_literal_calls_give_names_kinds_members_and_defaults() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let (c, warnings) = sync(tmp.path(), "v0.1.0");
+    let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "--attention-kind",
+            "--block-size",
+            "--chunked-fill",
+            "--host",
+            "--input-file",
+            "--kv-dtype",
+            "--load-format",
+            "--model",
+            "--old-knob",
+            "--output-file",
+            "--port",
+            "--quiet-requests",
+            "--served-name",
+            "--swap-space",
+            "--use-eager",
+            "--uvicorn-log-level",
+            "--weight-format",
+        ]
+    );
+    // `type=int, choices=[8, 16, 32]`, default `EngineArgs.block_size`.
+    assert_eq!(shape(flag(&c, "--block-size")), (Kind::Enum, vec!["8", "16", "32"], Some(true)));
+    assert_eq!(flag(&c, "--block-size").default, "16");
+    // Choices named by a module constant.
+    assert_eq!(shape(flag(&c, "--attention-kind")), (Kind::Enum, vec!["paged", "flat"], Some(true)));
+    // `[f.value for f in WeightFormat]` over an enum class.
+    assert_eq!(shape(flag(&c, "--load-format")), (Kind::Enum, vec!["auto", "packed"], Some(true)));
+    // Computed by a call when it runs: no members, a warning.
+    assert_eq!(shape(flag(&c, "--weight-format")), (Kind::String, vec![], None));
+    assert!(
+        warnings
+            .contains("vllm/engine/arg_utils.py:61: the choices of --weight-format are computed at run time (open)"),
+        "{warnings}"
+    );
+    // A custom action taking an optional true/false.
+    assert_eq!(shape(flag(&c, "--chunked-fill")), (Kind::Enum, vec!["false", "true"], Some(true)));
+    assert_eq!(flag(&c, "--use-eager").kind, Kind::Switch);
+    assert!(flag(&c, "--use-eager").negated.is_empty());
+    assert_eq!(flag(&c, "--swap-space").kind, Kind::Float);
+    assert_eq!(flag(&c, "--swap-space").default, "4");
+    assert_eq!(flag(&c, "--model").default, "tiny-model");
+    assert_eq!(flag(&c, "--kv-dtype").help, "Cache element type. Two words.");
+    assert_eq!(flag(&c, "--served-name").aliases, ["-n"]);
+    assert_eq!(flag(&c, "--input-file").aliases, ["-i"]);
+    assert_eq!(flag(&c, "--model").location, "vllm/engine/arg_utils.py:29");
+    // The engine's options are in both binaries; the server's and the
+    // batch runner's own only in theirs.
+    assert_eq!(flag(&c, "--model").scopes, ["run-batch", "serve"]);
+    assert_eq!(flag(&c, "--port").scopes, ["serve"]);
+    assert_eq!(flag(&c, "--output-file").scopes, ["run-batch"]);
+}
+
+#[test]
+fn era_b_fields_give_kinds_members_twins_and_docstrings() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let (c, _) = sync(tmp.path(), "v0.2.0");
+    // A Literal alias from another module: closed, sorted.
+    assert_eq!(shape(flag(&c, "--tokenizer-mode")), (Kind::Enum, vec!["auto", "mistral", "slow"], Some(true)));
+    // Unioned with `str`: the members are open.
+    assert_eq!(shape(flag(&c, "--runner")), (Kind::Enum, vec!["generate", "pooling"], Some(false)));
+    assert_eq!(shape(flag(&c, "--dtype")), (Kind::Enum, vec!["auto", "float32", "half"], Some(true)));
+    // Optional[Literal[...]]: `None` is a member too.
+    assert_eq!(shape(flag(&c, "--quantization")), (Kind::Enum, vec!["awq", "fp8", "None"], Some(true)));
+    assert_eq!(flag(&c, "--quantization").aliases, ["-q"]);
+    // bool → BooleanOptionalAction: a switch and its --no- twin.
+    let trust = flag(&c, "--trust-remote-code");
+    assert_eq!((trust.kind, trust.negated.as_slice()), (Kind::Switch, &["--no-trust-remote-code".to_string()][..]));
+    assert_eq!(trust.help, "Run the model's own code.");
+    // The builder's own special case: this field takes `8k`, not just an int.
+    assert_eq!(flag(&c, "--max-model-len").kind, Kind::String);
+    assert_eq!(flag(&c, "--seed").kind, Kind::Int);
+    assert_eq!(flag(&c, "--seed").default, "0");
+    assert_eq!(flag(&c, "--gpu-fraction").kind, Kind::Float);
+    assert_eq!(flag(&c, "--gpu-fraction").default, "0.9");
+    // A config class, and a dict: JSON strings.
+    assert_eq!(flag(&c, "--cache").kind, Kind::String);
+    assert_eq!(flag(&c, "--overrides").kind, Kind::String);
+    // Every field of the frontend class and its base, kebab-cased by the loop.
+    for name in ["--host", "--port", "--uvicorn-log-level", "--allowed-origins"] {
+        assert_eq!(flag(&c, name).scopes, ["serve"], "{name}");
+    }
+    // The base class's fields are the batch runner's too.
+    for name in ["--chat-template", "--enable-auto-tool-choice"] {
+        assert_eq!(flag(&c, name).scopes, ["run-batch", "serve"], "{name}");
+    }
+    // `flags` added by the base class's customisation.
+    assert_eq!(flag(&c, "--chat-template").aliases, ["-ct"]);
+    assert_eq!(flag(&c, "--enable-auto-tool-choice").negated, ["--no-enable-auto-tool-choice"]);
+    assert_eq!(flag(&c, "--port").default, "8000");
+    assert_eq!(shape(flag(&c, "--uvicorn-log-level")), (Kind::Enum, vec!["debug", "info", "warning"], Some(true)));
+    // An explicit BooleanOptionalAction beside the generated ones.
+    assert_eq!(flag(&c, "--enable-log-requests").negated, ["--no-enable-log-requests"]);
+    // `default=model_kwargs["model"]["default"]` reads the field's default.
+    assert_eq!(flag(&c, "--hub-token").default, "tiny-model");
+    // The positional model is no option.
+    assert!(c.flags.iter().all(|f| f.name.starts_with("--")));
+    // SkipValidation[bool] is read as the bool it wraps.
+    assert_eq!(flag(&c, "--chunked").negated, ["--no-chunked"]);
+    // The batch runner's options: a subclass in another module, whose
+    // inherited classmethod lives with the base.
+    assert_eq!(flag(&c, "--input-file").scopes, ["run-batch"]);
+    assert_eq!(flag(&c, "--input-file").aliases, ["-i"]);
+    assert_eq!(flag(&c, "--enable-metrics").kind, Kind::Switch);
+    assert!(flag(&c, "--enable-metrics").negated.is_empty(), "store_true set by the subclass: no twin");
+    assert_eq!(flag(&c, "--chat-template").scopes, ["run-batch", "serve"]);
+    assert_eq!(flag(&c, "--model").scopes, ["run-batch", "serve"]);
+    assert_eq!(flag(&c, "--port").scopes, ["serve"]);
+    // A loop over a literal list of (name, type) pairs.
+    assert_eq!(flag(&c, "--old-backend").help, "[DEPRECATED] --old-backend goes away.");
+    assert_eq!(flag(&c, "--old-fallback").kind, Kind::String);
+    assert_eq!(c.flags.len(), 27);
+}
+
+#[test]
+fn env_dicts_give_keys_defaults_members_and_help() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let (a, _) = sync(tmp.path(), "v0.1.0");
+    let keys: Vec<(&str, &str)> = a.env_keys.iter().map(|k| (k.name.as_str(), k.default.as_str())).collect();
+    assert_eq!(
+        keys,
+        [("VLLM_ATTENTION_BACKEND", ""), ("VLLM_CACHE_DIR", "~/.cache/fixture"), ("VLLM_RPC_PORT", "5570")]
+    );
+    let rpc = a.env_keys.iter().find(|k| k.name == "VLLM_RPC_PORT").expect("rpc");
+    assert_eq!(rpc.help, "Port of the internal RPC. A second comment line.");
+    assert_eq!(rpc.location, "vllm/envs.py:10");
+    let (b, _) = sync(tmp.path(), "v0.2.0");
+    let method = b.env_keys.iter().find(|k| k.name == "VLLM_WORKER_MULTIPROC_METHOD").expect("method");
+    assert_eq!(
+        (method.default.as_str(), method.members.as_slice()),
+        ("fork", &["spawn".to_string(), "fork".to_string()][..])
+    );
+    assert_eq!(b.env_keys.iter().find(|k| k.name == "VLLM_LOGGING_LEVEL").expect("level").default, "INFO");
+}
+
+#[test]
+fn metrics_give_types_labels_and_exported_counter_names() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let (a, warnings) = sync(tmp.path(), "v0.1.0");
+    let found: Vec<(&str, &str, Vec<&str>)> = a
+        .metrics
+        .iter()
+        .map(|m| (m.name.as_str(), m.kind.as_str(), m.labels.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("vllm:cache_usage_perc", "gauge", vec!["model_name"]),
+            ("vllm:num_preemptions_total", "counter", vec![]),
+            ("vllm:num_requests_running", "gauge", vec![]),
+            ("vllm:prompt_tokens_total", "counter", vec![]),
+            ("vllm:time_to_first_token_seconds", "histogram", vec!["model_name", "engine"]),
+        ]
+    );
+    assert!(warnings.contains("vllm/engine/metrics.py:41: a metric name built at run time, `f\"vllm:{compute_suffix()}\"`, was passed over"), "{warnings}");
+    assert!(warnings.contains("vllm/engine/metrics.py: the labels of vllm:num_requests_running and 2 more metrics are known only at run time"), "{warnings}");
+    let (b, _) = sync(tmp.path(), "v0.2.0");
+    let hits = b.metrics.iter().find(|m| m.name == "vllm:prefix_cache_hits_total").expect("hits");
+    assert_eq!(
+        (hits.kind.as_str(), hits.labels.as_slice()),
+        ("counter", &["model_name".to_string(), "engine".to_string()][..])
+    );
+    assert_eq!(hits.help, "Prefix cache hits.");
+}
+
+/// Two tags of the fixture repository, synced and compared: what the
+/// move from literal calls to dataclass fields removed and added.
+#[test]
+fn a_python_repository_syncs_and_diffs_between_tags() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    sync(tmp.path(), "v0.1.0");
+    sync(tmp.path(), "v0.2.0");
+    let r = support::knobs(
+        tmp.path(),
+        &["catalog", "diff", "v0.1.0", "v0.2.0", "--engine", "vllm", "--catalog-dir", "out", "--format", "json"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let removed: Vec<&str> =
+        v["flags_removed"].as_array().expect("removed").iter().filter_map(|x| x.as_str()).collect();
+    for gone in ["--swap-space", "--use-eager", "--block-size", "--output-file"] {
+        assert!(removed.contains(&gone), "{gone} not removed: {removed:?}");
+    }
+    assert!(!removed.contains(&"--model") && !removed.contains(&"--input-file"), "{removed:?}");
+}
+
+/// A tree where no entry function declares an option (here radiance's C++
+/// read as vLLM) is a tool error naming the functions, and nothing is written.
+#[test]
+fn a_tree_without_the_entry_functions_is_an_error_naming_them() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::radiance_repo(tmp.path());
+    let r = support::knobs(
+        tmp.path(),
+        &["sync", "--engine", "vllm", "--repo", "fixtures/radiance.git", "--tag", "v1.0.13", "--out", "out"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "no options found: no [[extract.entry]] function (make_arg_parser in vllm/entrypoints/openai/cli_args.py, \
+             make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
+             vllm/benchmarks/latency.py, add_cli_args in vllm/benchmarks/throughput.py) declares one at this tag"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(!tmp.path().join("out/vllm/v1.0.13.toml").exists());
+}
+
+/// What the extractor cannot settle is said, one line each, and what it
+/// can read is still written.
+#[test]
+fn what_cannot_be_settled_is_warned_about() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::build_repo(&tmp.path().join("vllm.git"), &[("v0.3.0", support::fixtures().join("vllm/odd"))]);
+    let (c, warnings) = sync(tmp.path(), "v0.3.0");
+    let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["--known", "--splatted"]);
+    for line in [
+        "warning: vllm/entrypoints/openai/cli_args.py:7: the fields of `MissingConfig` were not found",
+        "warning: vllm/entrypoints/openai/cli_args.py:9: an option name known only at run time was passed over",
+        "warning: vllm/entrypoints/openai/cli_args.py:10: the keyword arguments `**helper_kwargs()` were not traced to a dataclass field",
+        "warning: scope run-batch: none of make_arg_parser, parse_args is defined in vllm/entrypoints/openai/run_batch.py",
+        "warning: no dict `environment_variables` of env keys in vllm/envs.py",
+        "warning: vllm/v1/metrics/loggers.py: the labels of vllm:num_requests_running are known only at run time",
+    ] {
+        assert!(warnings.lines().any(|l| l == line), "{line}\nnot in:\n{warnings}");
+    }
+    assert!(c.env_keys.is_empty());
+    assert_eq!(c.metrics.len(), 1);
+}
