@@ -73,6 +73,10 @@ mod expected;
 mod idioms;
 // `knobs sync` end to end: repositories in, catalogues out, its errors.
 mod sync;
+// A sync from a remote fetches only what it reads: one tag at depth 1 from
+// `git daemon`, a later one beside it, a missing tag's help from the ref
+// list; the listing and many-tag fetch a history sync calls.
+mod fetch;
 // `knobs sync` when the repository, network, cache or output folder fails:
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;
