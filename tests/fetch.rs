@@ -2,15 +2,16 @@
 //! depth 1, a later tag the same way into the same cache, a missing tag's
 //! help from the remote's ref list with nothing fetched; and the library
 //! calls a sync of many tags makes (`list_tags`, `fetch_tags`). Served by
-//! `git daemon` on loopback: libgit2's local transport fetches no shallow
-//! history, so a `file://` remote would not show it.
+//! `git daemon` on loopback (and once over smart HTTP): libgit2's local
+//! transport fetches no shallow history, so a `file://` remote would not
+//! show it.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use git2::Repository;
 
-use crate::support::{self, daemon::Daemon, flat};
+use crate::support::{self, daemon::Daemon, flat, smart_http::SmartHttp};
 
 /// Runs knobs in `cwd` with the cache at `cache`.
 fn knobs_cached(cwd: &Path, cache: &Path, args: &[&str]) -> support::Output {
@@ -128,6 +129,24 @@ fn a_remote_tag_is_fetched_alone_at_depth_one_and_a_later_one_beside_it() {
     assert!(!r.stderr.contains("note: fetched"), "{}", r.stderr);
 }
 
+/// Over smart HTTP the same: the tag alone, at depth 1.
+#[test]
+fn over_http_a_tag_is_fetched_alone_at_depth_one() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (upstream, served) = served(tmp.path());
+    let server = SmartHttp::start(&served);
+    let url = server.url("radiance.git");
+    let cache = tmp.path().join("cache");
+    let r = knobs_cached(tmp.path(), &cache, &["-v", "sync", "--repo", &url, "--tag", "v1.8.1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The commit, and the 4 folders and 5 files of its tree.
+    assert_eq!(objects_fetched(&r.stderr, &url), 1 + 4 + 5, "{}", r.stderr);
+    let git = cached_repo(&cache);
+    assert_eq!(refs(&git), ["refs/tags/v1.8.1"]);
+    assert!(git.is_shallow());
+    assert!(git.find_commit(commit_of(&upstream, "v1.0.13")).is_err(), "the parent commit was fetched");
+}
+
 #[test]
 fn a_tag_the_remote_lacks_names_its_nearest_tags_and_fetches_nothing() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -176,8 +195,14 @@ fn many_tags_are_listed_without_a_fetch_and_fetched_in_one() {
     let listed = knobs::source::list_tags(&url, tmp.path()).expect("listed");
     assert_eq!(pairs(listed), expected);
     assert!(!cache.exists(), "listing made a cache");
-    // A local repository lists the same, read in place.
+    // A local repository lists the same, read in place; a path that is not
+    // there is said so.
     assert_eq!(pairs(knobs::source::list_tags("fixtures/radiance.git", tmp.path()).expect("local")), expected);
+    let err = knobs::source::list_tags("no/such.git", tmp.path()).expect_err("no such path");
+    assert_eq!(
+        err.to_string(),
+        format!("cannot read repository `no/such.git`: {} does not exist", tmp.path().join("no/such.git").display())
+    );
 
     let both = ["v1.0.13".to_string(), "v1.8.1".to_string()];
     let fetched = knobs::source::fetch_tags(&url, tmp.path(), &cache, &both, false).expect("fetched");

@@ -80,18 +80,11 @@ pub(super) fn open_cached(
     cache: &Path,
     refresh: bool,
 ) -> Result<(Repository, Option<Transfer>), SourceError> {
-    let local = base.join(repo);
     let url = fetch_url(repo, base);
     // A path that does not exist is said so before anything is made in
     // the cache for it.
-    let missing = match url.strip_prefix("file://") {
-        Some(path) if path.starts_with('/') => Some(PathBuf::from(path)),
-        Some(_) => None,
-        None if !url.contains("://") => Some(local),
-        None => None,
-    };
-    if let Some(path) = missing.filter(|p| !p.exists()) {
-        return Err(SourceError::NoSuchPath { repo: repo.to_string(), path });
+    if let Some(e) = no_such_path(repo, base, &url) {
+        return Err(e);
     }
     let name = cache_name(&url);
     let dir = cache.join("repos").join(&name);
@@ -148,6 +141,18 @@ pub(super) fn open_cached(
     };
     drop(lock);
     Ok((git, transfer))
+}
+
+/// The error for `repo` (`url` once resolved) when it names a local path
+/// (plain or `file://`) that does not exist.
+pub(super) fn no_such_path(repo: &str, base: &Path, url: &str) -> Option<SourceError> {
+    let missing = match url.strip_prefix("file://") {
+        Some(path) if path.starts_with('/') => Some(PathBuf::from(path)),
+        Some(_) => None,
+        None if !url.contains("://") => Some(base.join(repo)),
+        None => None,
+    };
+    missing.filter(|p| !p.exists()).map(|path| SourceError::NoSuchPath { repo: repo.to_string(), path })
 }
 
 /// Removes the temporary folders (`.fetch-<name>-*`, `.corrupt-<name>-*`)

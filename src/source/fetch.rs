@@ -279,7 +279,8 @@ fn fetch_now(
         .map(|h| (h.name().to_string(), h.oid().to_string()))
         .collect();
     let listed = tags_of(&heads);
-    if let Some(tag) = tags.iter().find(|t| !listed.iter().any(|l| &l.name == *t)) {
+    let names: std::collections::HashSet<&str> = listed.iter().map(|t| t.name.as_str()).collect();
+    if let Some(tag) = tags.iter().find(|t| !names.contains(t.as_str())) {
         return Ok(Fetched::Lacks { tag: tag.clone(), listed });
     }
     let mut callbacks = credentials(Some(&repo));

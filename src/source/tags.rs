@@ -10,7 +10,7 @@ use std::path::Path;
 
 use git2::Repository;
 
-use super::cache::open_cached;
+use super::cache::{no_such_path, open_cached};
 use super::error::SourceError;
 use super::fetch::{fetch_url, list};
 use super::refs::{RemoteTag, Transfer};
@@ -31,9 +31,13 @@ fn in_place(repo: &str, base: &Path) -> Option<Result<Repository, SourceError>> 
 /// fetched, nothing is written to the cache. Errors name the repository
 /// with the userinfo of its URL removed.
 pub fn list_tags(repo: &str, base: &Path) -> Result<Vec<RemoteTag>, SourceError> {
+    let url = fetch_url(repo, base);
     let listed = match in_place(repo, base) {
-        Some(git) => local_tags(&git?),
-        None => list(&fetch_url(repo, base), repo),
+        Some(git) => git.and_then(|git| local_tags(&git)),
+        None => match no_such_path(repo, base, &url) {
+            Some(e) => Err(e),
+            None => list(&url, repo),
+        },
     };
     listed.map_err(SourceError::redacted)
 }
