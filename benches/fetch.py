@@ -278,6 +278,8 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--no-file", action="store_true", help="skip the file:// sync (slow: it packs the history)")
     a = ap.parse_args()
+    a.knobs = os.path.abspath(a.knobs)
+    a.baseline = a.baseline and os.path.abspath(a.baseline)
     tmp = tempfile.mkdtemp(prefix="knobs-fetch-bench-")
     daemon = None
     try:
