@@ -2,9 +2,8 @@
 //! depth 1, a later tag the same way into the same cache, a missing tag's
 //! help from the remote's ref list with nothing fetched; and the library
 //! calls a sync of many tags makes (`list_tags`, `fetch_tags`). Served by
-//! `git daemon` on loopback (and once over smart HTTP): libgit2's local
-//! transport fetches no shallow history, so a `file://` remote would not
-//! show it.
+//! `git daemon` on loopback, over smart HTTP, and as a `file://` URL (which
+//! knobs copies itself: libgit2's local transport refuses depth).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -79,15 +78,30 @@ fn served(dir: &Path) -> (Repository, PathBuf) {
 #[test]
 fn a_remote_tag_is_fetched_alone_at_depth_one_and_a_later_one_beside_it() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let (upstream, served) = served(tmp.path());
+    let (_, served) = served(tmp.path());
     let Some(daemon) = Daemon::start(&served) else { return };
-    let url = daemon.url("radiance.git");
-    let cache = tmp.path().join("cache");
+    one_tag_then_another(tmp.path(), &daemon.url("radiance.git"));
+}
+
+/// A `file://` remote the same way (libgit2's local transport refuses
+/// depth, so knobs copies the tag's objects itself).
+#[test]
+fn a_file_url_tag_is_copied_alone_at_depth_one_and_a_later_one_beside_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (_, served) = served(tmp.path());
+    one_tag_then_another(tmp.path(), &format!("file://{}", served.join("radiance.git").display()));
+}
+
+/// Syncs v1.8.1, then v1.0.13 (its parent), from `url` serving the
+/// radiance fixture built under `tmp`: each tag alone, at depth 1.
+fn one_tag_then_another(tmp: &Path, url: &str) {
+    let upstream = Repository::open_bare(tmp.join("fixtures/radiance.git")).expect("served");
+    let cache = tmp.join("cache");
     let (new, old) = (commit_of(&upstream, "v1.8.1"), commit_of(&upstream, "v1.0.13"));
     let new_tree = upstream.find_commit(new).expect("commit").tree_id();
     let old_tree = upstream.find_commit(old).expect("commit").tree_id();
 
-    let r = knobs_cached(tmp.path(), &cache, &["-v", "sync", "--repo", &url, "--tag", "v1.8.1", "--out", "out"]);
+    let r = knobs_cached(tmp, &cache, &["-v", "sync", "--repo", url, "--tag", "v1.8.1", "--out", "out"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         r.stdout,
@@ -98,7 +112,7 @@ fn a_remote_tag_is_fetched_alone_at_depth_one_and_a_later_one_beside_it() {
     );
     // The tag's commit and its tree, nothing of its parent: 1 + the 4
     // folders and 5 files of fixtures/radiance/v1.8.1.
-    assert_eq!(objects_fetched(&r.stderr, &url), 1 + 4 + 5, "{}", r.stderr);
+    assert_eq!(objects_fetched(&r.stderr, url), 1 + 4 + 5, "{}", r.stderr);
     let git = cached_repo(&cache);
     assert_eq!(refs(&git), ["refs/tags/v1.8.1"], "no other tag, no branch");
     assert!(git.is_shallow(), "a depth-1 fetch leaves a shallow repository");
@@ -106,12 +120,12 @@ fn a_remote_tag_is_fetched_alone_at_depth_one_and_a_later_one_beside_it() {
     assert!(git.find_tree(old_tree).is_err(), "the parent's tree was fetched");
 
     // A later tag: the same way into the same cache, only what it adds.
-    let r = knobs_cached(tmp.path(), &cache, &["-v", "sync", "--repo", &url, "--tag", "v1.0.13", "--out", "out"]);
+    let r = knobs_cached(tmp, &cache, &["-v", "sync", "--repo", url, "--tag", "v1.0.13", "--out", "out"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stdout.contains("(cached)"), "{}", r.stdout);
     let added = objects_of(&upstream, old_tree).difference(&objects_of(&upstream, new_tree)).count();
     // Its tag object, its commit, and the folders and files that differ.
-    assert_eq!(objects_fetched(&r.stderr, &url), 2 + added, "{}", r.stderr);
+    assert_eq!(objects_fetched(&r.stderr, url), 2 + added, "{}", r.stderr);
     let git = cached_repo(&cache);
     assert_eq!(refs(&git), ["refs/tags/v1.0.13", "refs/tags/v1.8.1"]);
     assert!(git.is_shallow());
@@ -123,7 +137,7 @@ fn a_remote_tag_is_fetched_alone_at_depth_one_and_a_later_one_beside_it() {
     assert_eq!(roots, expected, "each tag's commit is a shallow root");
 
     // Again: from the cache, nothing fetched, no note.
-    let r = knobs_cached(tmp.path(), &cache, &["-v", "sync", "--repo", &url, "--tag", "v1.0.13", "--out", "out"]);
+    let r = knobs_cached(tmp, &cache, &["-v", "sync", "--repo", url, "--tag", "v1.0.13", "--out", "out"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.ends_with(" (cached)\n"), "{}", r.stdout);
     assert!(!r.stderr.contains("note: fetched"), "{}", r.stderr);

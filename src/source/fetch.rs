@@ -125,8 +125,9 @@ pub(super) enum Fetched {
 /// each at depth 1 (its commit and tree, no history) and nothing else: no
 /// branch, no other tag. The remote's ref list, read on connecting, is
 /// checked first: a tag it lacks is said so before anything is fetched.
-/// libgit2's local transport (`file://`) fetches no shallow history, so a
-/// tag from it comes with its history.
+/// A `file://` remote is copied at depth 1 by `local.rs` (libgit2's local
+/// transport refuses depth; one that cannot be opened directly is fetched
+/// through it, with the tag's history).
 ///
 /// Bounded by the limits `$KNOBS_GIT_TIMEOUT` (T) sets: libgit2 bounds each
 /// network wait by T; on top of that the fetch is abandoned when libgit2
@@ -253,7 +254,8 @@ fn network_error(e: &git2::Error, watch: &Watch, origin: &str) -> SourceError {
     SourceError::Unreachable { repo: origin.to_string(), message }
 }
 
-/// libgit2's local transport refuses a shallow fetch.
+/// libgit2's local transport refuses a shallow fetch (a `file://` URL
+/// whose repository opens is copied by `local.rs` instead).
 fn local_transport(url: &str) -> bool {
     url.starts_with("file://") || !url.contains("://")
 }
@@ -282,6 +284,17 @@ fn fetch_now(
     let names: std::collections::HashSet<&str> = listed.iter().map(|t| t.name.as_str()).collect();
     if let Some(tag) = tags.iter().find(|t| !names.contains(t.as_str())) {
         return Ok(Fetched::Lacks { tag: tag.clone(), listed });
+    }
+    // A `file://` remote is copied at depth 1 by hand (libgit2's local
+    // transport refuses depth); one that does not open is left to it.
+    if let Some(src) = super::local::source(url) {
+        let go_on = || {
+            watch.progressed();
+            watch.go_on()
+        };
+        return super::local::copy_tags(&src, &repo, tags, &go_on)
+            .map(Fetched::Done)
+            .map_err(|e| unreachable(origin, &e));
     }
     let mut callbacks = credentials(Some(&repo));
     let mut seen = (0, 0, 0);

@@ -8,6 +8,7 @@
 mod cache;
 mod error;
 mod fetch;
+mod local;
 mod redact;
 mod refs;
 mod sources;
