@@ -73,6 +73,8 @@ pub(super) fn copy_tags(
     go_on: &dyn Fn() -> bool,
 ) -> Result<Transfer, git2::Error> {
     let mut copy = Copy { have: dst.odb()?, pack: src.packbuilder()?, seen: HashSet::new() };
+    // As many threads as cores for the delta search.
+    copy.pack.set_threads(0);
     let mut refs = Vec::new();
     let mut shallow = Vec::new();
     for tag in tags {
