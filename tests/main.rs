@@ -84,6 +84,10 @@ mod sync;
 // Profiles with eras: each tag of a fixture history read from its era's
 // files (common.cpp chains, then arg.cpp), and eras that make no sense.
 mod eras;
+// A sync from a remote fetches only what it reads: one tag at depth 1 from
+// `git daemon`, a later one beside it, a missing tag's help from the ref
+// list; the listing and many-tag fetch a history sync calls.
+mod fetch;
 // `knobs sync` when the repository, network, cache or output folder fails:
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;

@@ -48,6 +48,9 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         }
     }
     let tree = PinnedTree::open(&repo, &base, &tag, &cache_root(), args.refresh)?;
+    if let Some(fetched) = tree.fetched.filter(|_| io.verbosity > 0) {
+        writeln!(io.err, "note: {fetched} from `{}`", tree.origin).map_err(super::OutputError)?;
+    }
     let queries: Vec<String> = cfg.queries.iter().map(|q| q.value.clone()).collect();
     let built = crate::extract::pinned::catalogue(&tree, &profile, &queries)?;
     for w in &built.warnings {

@@ -1,5 +1,6 @@
 //! The bare cache that remote repositories are fetched into: one folder per
-//! repository, one sync at a time per folder (a lock), a corrupt folder
+//! repository holding the tags synced so far, each fetched at depth 1 when
+//! first asked for; one sync at a time per folder (a lock), a corrupt folder
 //! moved aside and fetched afresh, and the leftovers of killed syncs
 //! removed when no sync can be using them.
 
@@ -9,7 +10,8 @@ use std::time::Duration;
 use git2::Repository;
 
 use super::error::SourceError;
-use super::fetch::{fetch, fetch_url};
+use super::fetch::{fetch, fetch_url, Fetched};
+use super::refs::{nearest, Transfer};
 
 /// A temporary folder in the cache whose owner cannot be told (left by an
 /// older knobs) is removed once it is this old.
@@ -44,29 +46,45 @@ fn cache_name(url: &str) -> String {
     format!("{}-{hash:016x}.git", if stem.is_empty() { "repo" } else { &stem })
 }
 
+/// How a tag asked for stands in the cache.
+#[derive(PartialEq)]
+enum Held {
+    /// Its commit and root tree can be read.
+    Healthy,
+    /// Not fetched yet.
+    Absent,
+    /// Its ref is there but its objects cannot be read.
+    Broken,
+}
+
+fn held(repo: &Repository, tag: &str) -> Held {
+    if healthy_at(repo, tag) {
+        Held::Healthy
+    } else if repo.find_reference(&format!("refs/tags/{tag}")).is_err() {
+        Held::Absent
+    } else {
+        Held::Broken
+    }
+}
+
 /// The cached repository for `repo` (a URL, or a path relative to `base`)
-/// with `tag` in it, fetched unless the tag is already there (with
-/// `refresh`, fetched in any case: a tag moved upstream is updated); true
-/// when nothing was fetched.
+/// with each of `tags` in it: those not there yet are fetched, each at
+/// depth 1, in one fetch (with `refresh`, all of them, in any case: a tag
+/// moved upstream is updated). What was fetched comes back, `None` when
+/// nothing was. A tag the remote lacks is an error naming the remote's
+/// nearest tags, read from its ref list; nothing is fetched then.
 pub(super) fn open_cached(
     repo: &str,
     base: &Path,
-    tag: &str,
+    tags: &[String],
     cache: &Path,
     refresh: bool,
-) -> Result<(Repository, bool), SourceError> {
-    let local = base.join(repo);
+) -> Result<(Repository, Option<Transfer>), SourceError> {
     let url = fetch_url(repo, base);
     // A path that does not exist is said so before anything is made in
     // the cache for it.
-    let missing = match url.strip_prefix("file://") {
-        Some(path) if path.starts_with('/') => Some(PathBuf::from(path)),
-        Some(_) => None,
-        None if !url.contains("://") => Some(local),
-        None => None,
-    };
-    if let Some(path) = missing.filter(|p| !p.exists()) {
-        return Err(SourceError::NoSuchPath { repo: repo.to_string(), path });
+    if let Some(e) = no_such_path(repo, base, &url) {
+        return Err(e);
     }
     let name = cache_name(&url);
     let dir = cache.join("repos").join(&name);
@@ -79,15 +97,30 @@ pub(super) fn open_cached(
     let lock = std::fs::File::create(locks.join(format!("{name}.lock"))).map_err(cache_err)?;
     lock.lock().map_err(cache_err)?;
     remove_leftovers(&parent, &locks, &name);
-    let (git, from_cache) = match Repository::open_bare(&dir) {
-        Ok(git) if healthy_at(&git, tag) && !refresh => (git, true),
-        Ok(git) if refresh || git.find_reference(&format!("refs/tags/{tag}")).is_err() => {
+    let fetched = |dir: &Path, wanted: &[String]| match fetch(dir, &url, repo, wanted)? {
+        Fetched::Done(transfer) => Ok(transfer),
+        Fetched::Lacks { tag, listed } => {
+            Err(SourceError::TagNotFound { nearest: nearest(&tag, &listed), tag, repo: repo.to_string() })
+        }
+    };
+    let opened = Repository::open_bare(&dir);
+    let standing: Vec<Held> =
+        opened.as_ref().map(|git| tags.iter().map(|t| held(git, t)).collect()).unwrap_or_default();
+    let (git, transfer) = match opened {
+        Ok(git) if !refresh && standing.iter().all(|h| *h == Held::Healthy) => (git, None),
+        Ok(git) if !standing.contains(&Held::Broken) => {
             drop(git);
-            fetch(&dir, &url, repo)?;
-            (Repository::open_bare(&dir)?, false)
+            let wanted: Vec<String> = tags
+                .iter()
+                .zip(&standing)
+                .filter(|(_, h)| refresh || **h == Held::Absent)
+                .map(|(t, _)| t.clone())
+                .collect();
+            let transfer = fetched(&dir, &wanted)?;
+            (Repository::open_bare(&dir)?, Some(transfer))
         }
         opened => {
-            // Missing, unreadable or corrupt (the tag's objects cannot be
+            // Missing, unreadable or corrupt (a tag's objects cannot be
             // read): moved aside and fetched afresh.
             if opened.is_ok() || dir.exists() {
                 let aside = parent.join(format!(".corrupt-{name}-{}", std::process::id()));
@@ -100,14 +133,26 @@ pub(super) fn open_cached(
             let tmp =
                 tempfile::Builder::new().prefix(&format!(".fetch-{name}-")).tempdir_in(&parent).map_err(cache_err)?;
             drop(Repository::init_bare(tmp.path())?);
-            fetch(tmp.path(), &url, repo)?;
+            let transfer = fetched(tmp.path(), tags)?;
             let staged = tmp.keep();
             std::fs::rename(&staged, &dir).map_err(cache_err)?;
-            (Repository::open_bare(&dir)?, false)
+            (Repository::open_bare(&dir)?, Some(transfer))
         }
     };
     drop(lock);
-    Ok((git, from_cache))
+    Ok((git, transfer))
+}
+
+/// The error for `repo` (`url` once resolved) when it names a local path
+/// (plain or `file://`) that does not exist.
+pub(super) fn no_such_path(repo: &str, base: &Path, url: &str) -> Option<SourceError> {
+    let missing = match url.strip_prefix("file://") {
+        Some(path) if path.starts_with('/') => Some(PathBuf::from(path)),
+        Some(_) => None,
+        None if !url.contains("://") => Some(base.join(repo)),
+        None => None,
+    };
+    missing.filter(|p| !p.exists()).map(|path| SourceError::NoSuchPath { repo: repo.to_string(), path })
 }
 
 /// Removes the temporary folders (`.fetch-<name>-*`, `.corrupt-<name>-*`)

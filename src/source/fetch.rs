@@ -1,14 +1,16 @@
-//! Fetching a remote's tags and branches into a bare repository, bounded in
-//! time (`$KNOBS_GIT_TIMEOUT`) and with the credentials git would use.
+//! Talking to a remote, bounded in time (`$KNOBS_GIT_TIMEOUT`) and with
+//! the credentials git would use: its ref list read on connecting, and a
+//! fetch of the named tags only, each at depth 1, on that same connection.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use git2::{FetchOptions, Repository};
+use git2::{Direction, FetchOptions, Remote, Repository};
 
 use super::error::{SourceError, IDLE_FACTOR, OVERALL_FACTOR};
+use super::refs::{refspec, tags_of, RemoteTag, Transfer};
 
 /// A URL git2 can fetch: local paths become absolute, relative to `base`;
 /// scp-like `git@host:org/repo` becomes `ssh://git@host/org/repo`.
@@ -50,8 +52,11 @@ fn bound_network_waits() {
 
 /// Credentials as git finds them: the ssh agent for ssh remotes, git's
 /// credential helpers for https ones. Each is tried once.
-fn credentials(repo: &Repository) -> git2::RemoteCallbacks<'static> {
-    let config = repo.config().ok().and_then(|mut c| c.snapshot().ok()).or_else(|| git2::Config::open_default().ok());
+fn credentials(repo: Option<&Repository>) -> git2::RemoteCallbacks<'static> {
+    let config = repo
+        .and_then(|r| r.config().ok())
+        .and_then(|mut c| c.snapshot().ok())
+        .or_else(|| git2::Config::open_default().ok());
     let mut tried = 0u8;
     let mut cb = git2::RemoteCallbacks::new();
     cb.credentials(move |url, username, allowed| {
@@ -107,8 +112,24 @@ impl Watch {
     }
 }
 
-/// Fetches `url`'s tags and branches into the bare repository at `path`,
-/// within the limits `$KNOBS_GIT_TIMEOUT` (T) sets: libgit2 bounds each
+/// What a fetch of named tags came to.
+pub(super) enum Fetched {
+    /// The tags were fetched; this is what came.
+    Done(Transfer),
+    /// The remote lacks `tag` (the first such of those asked for): nothing
+    /// was fetched. `listed` is every tag the remote has.
+    Lacks { tag: String, listed: Vec<RemoteTag> },
+}
+
+/// Fetches the tags `tags` of `url` into the bare repository at `path`,
+/// each at depth 1 (its commit and tree, no history) and nothing else: no
+/// branch, no other tag. The remote's ref list, read on connecting, is
+/// checked first: a tag it lacks is said so before anything is fetched.
+/// A `file://` remote is copied at depth 1 by `local.rs` (libgit2's local
+/// transport refuses depth; one that cannot be opened directly is fetched
+/// through it, with the tag's history).
+///
+/// Bounded by the limits `$KNOBS_GIT_TIMEOUT` (T) sets: libgit2 bounds each
 /// network wait by T; on top of that the fetch is abandoned when libgit2
 /// reports no progress (bytes or objects received, deltas resolved, a
 /// progress message from the server) for 2×T, counted from the start, or
@@ -116,14 +137,40 @@ impl Watch {
 /// no callback (a server dribbling HTTP headers), so the fetch runs on a
 /// thread of its own: the caller stops waiting at the limit, and the thread,
 /// told to stop, is left behind (the process ends soon after).
-pub(super) fn fetch(path: &Path, url: &str, origin: &str) -> Result<(), SourceError> {
+pub(super) fn fetch(path: &Path, url: &str, origin: &str, tags: &[String]) -> Result<Fetched, SourceError> {
+    if tags.is_empty() {
+        return Ok(Fetched::Done(Transfer::default()));
+    }
+    let (path, url, owner, tags) = (path.to_path_buf(), url.to_string(), origin.to_string(), tags.to_vec());
+    bounded(origin, move |watch| fetch_now(&path, &url, &owner, &tags, watch))
+}
+
+/// The tags `url` lists, read from its ref list: nothing is fetched.
+/// Bounded like [`fetch`].
+pub(super) fn list(url: &str, origin: &str) -> Result<Vec<RemoteTag>, SourceError> {
+    let (url, owner) = (url.to_string(), origin.to_string());
+    bounded(origin, move |watch| {
+        let mut remote = Remote::create_detached(url.as_str()).map_err(|e| unreachable(&owner, &e))?;
+        let conn = remote
+            .connect_auth(Direction::Fetch, Some(credentials(None)), None)
+            .map_err(|e| network_error(&e, watch, &owner))?;
+        let heads = conn.list().map_err(|e| unreachable(&owner, &e))?;
+        Ok(tags_of(&heads.iter().map(|h| (h.name().to_string(), h.oid().to_string())).collect::<Vec<_>>()))
+    })
+}
+
+/// Runs `job` on a thread of its own, within the limits (see [`fetch`]).
+fn bounded<T: Send + 'static>(
+    origin: &str,
+    job: impl FnOnce(&Arc<Watch>) -> Result<T, SourceError> + Send + 'static,
+) -> Result<T, SourceError> {
     bound_network_waits();
     let watch = Arc::new(Watch::new());
     let (tx, rx) = mpsc::channel();
     let job = {
-        let (path, url, origin, watch) = (path.to_path_buf(), url.to_string(), origin.to_string(), Arc::clone(&watch));
+        let watch = Arc::clone(&watch);
         move || {
-            let _ = tx.send(fetch_now(&path, &url, &origin, &watch));
+            let _ = tx.send(job(&watch));
         }
     };
     std::thread::Builder::new().name("knobs-fetch".into()).spawn(job).map_err(|e| SourceError::Unreachable {
@@ -152,12 +199,12 @@ impl Limits {
 }
 
 /// Waits for the fetch thread's result, or gives up at a limit.
-fn wait_for(
-    rx: &mpsc::Receiver<Result<(), SourceError>>,
+fn wait_for<T>(
+    rx: &mpsc::Receiver<Result<T, SourceError>>,
     watch: &Watch,
     limits: &Limits,
     origin: &str,
-) -> Result<(), SourceError> {
+) -> Result<T, SourceError> {
     let t = limits.t;
     let abandoned = loop {
         match rx.recv_timeout(Duration::from_millis(100)) {
@@ -192,13 +239,64 @@ fn wait_for(
     Err(SourceError::Abandoned { repo: origin.to_string(), message: abandoned })
 }
 
-/// The fetch itself, on the fetch thread.
-fn fetch_now(path: &Path, url: &str, origin: &str, watch: &Arc<Watch>) -> Result<(), SourceError> {
+fn unreachable(origin: &str, e: &git2::Error) -> SourceError {
+    SourceError::Unreachable { repo: origin.to_string(), message: e.message().to_string() }
+}
+
+/// A failed connection or fetch; a wait that ran out reads as a cryptic
+/// socket error, so the message says which limit it met.
+fn network_error(e: &git2::Error, watch: &Watch, origin: &str) -> SourceError {
+    let mut message = e.message().to_string();
+    let limit = u64::from(timeout_secs());
+    if watch.started.elapsed().as_millis() + 200 >= u128::from(limit) * 1000 {
+        message.push_str(&format!(" (no answer within {limit} s; KNOBS_GIT_TIMEOUT sets the limit)"));
+    }
+    SourceError::Unreachable { repo: origin.to_string(), message }
+}
+
+/// libgit2's local transport refuses a shallow fetch (a `file://` URL
+/// whose repository opens is copied by `local.rs` instead).
+fn local_transport(url: &str) -> bool {
+    url.starts_with("file://") || !url.contains("://")
+}
+
+/// The fetch itself, on the fetch thread: one connection, its ref list
+/// read, then the tags fetched over it.
+fn fetch_now(
+    path: &Path,
+    url: &str,
+    origin: &str,
+    tags: &[String],
+    watch: &Arc<Watch>,
+) -> Result<Fetched, SourceError> {
     let repo = Repository::open_bare(path)?;
-    let unreachable =
-        |e: git2::Error| SourceError::Unreachable { repo: origin.to_string(), message: e.message().to_string() };
-    let mut remote = repo.remote_anonymous(url).map_err(unreachable)?;
-    let mut callbacks = credentials(&repo);
+    let mut remote = repo.remote_anonymous(url).map_err(|e| unreachable(origin, &e))?;
+    let mut conn = remote
+        .connect_auth(Direction::Fetch, Some(credentials(Some(&repo))), None)
+        .map_err(|e| network_error(&e, watch, origin))?;
+    let heads: Vec<(String, String)> = conn
+        .list()
+        .map_err(|e| unreachable(origin, &e))?
+        .iter()
+        .map(|h| (h.name().to_string(), h.oid().to_string()))
+        .collect();
+    let listed = tags_of(&heads);
+    let names: std::collections::HashSet<&str> = listed.iter().map(|t| t.name.as_str()).collect();
+    if let Some(tag) = tags.iter().find(|t| !names.contains(t.as_str())) {
+        return Ok(Fetched::Lacks { tag: tag.clone(), listed });
+    }
+    // A `file://` remote is copied at depth 1 by hand (libgit2's local
+    // transport refuses depth); one that does not open is left to it.
+    if let Some(src) = super::local::source(url) {
+        let go_on = || {
+            watch.progressed();
+            watch.go_on()
+        };
+        return super::local::copy_tags(&src, &repo, tags, &go_on)
+            .map(Fetched::Done)
+            .map_err(|e| unreachable(origin, &e));
+    }
+    let mut callbacks = credentials(Some(&repo));
     let mut seen = (0, 0, 0);
     let w = Arc::clone(watch);
     callbacks.transfer_progress(move |p| {
@@ -215,21 +313,19 @@ fn fetch_now(path: &Path, url: &str, origin: &str, watch: &Arc<Watch>) -> Result
         w.go_on()
     });
     let mut opts = FetchOptions::new();
-    opts.download_tags(git2::AutotagOption::All);
+    // Only the tags asked for: none that happen to point into what comes.
+    opts.download_tags(git2::AutotagOption::None);
+    if !local_transport(url) {
+        opts.depth(1);
+    }
     // FETCH_HEAD would keep the URL (and any userinfo in it) in the cache.
     opts.update_fetchhead(false);
     opts.remote_callbacks(callbacks);
-    remote.fetch(&["+refs/tags/*:refs/tags/*", "+refs/heads/*:refs/remotes/origin/*"], Some(&mut opts), None).map_err(
-        |e| {
-            let mut message = e.message().to_string();
-            // A wait that ran out reads as a cryptic socket error: say which.
-            let limit = u64::from(timeout_secs());
-            if watch.started.elapsed().as_millis() + 200 >= u128::from(limit) * 1000 {
-                message.push_str(&format!(" (no answer within {limit} s; KNOBS_GIT_TIMEOUT sets the limit)"));
-            }
-            SourceError::Unreachable { repo: origin.to_string(), message }
-        },
-    )
+    let specs: Vec<String> = tags.iter().map(|t| refspec(t)).collect();
+    let remote = conn.remote();
+    remote.fetch(&specs, Some(&mut opts), None).map_err(|e| network_error(&e, watch, origin))?;
+    let stats = remote.stats();
+    Ok(Fetched::Done(Transfer { objects: stats.received_objects(), bytes: stats.received_bytes() }))
 }
 
 #[cfg(test)]
@@ -249,7 +345,7 @@ mod tests {
     #[test]
     fn a_fetch_that_keeps_progressing_still_ends_at_the_overall_cap() {
         let watch = Arc::new(Watch::new());
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::channel::<Result<(), SourceError>>();
         let w = Arc::clone(&watch);
         let ticker = std::thread::spawn(move || {
             while w.go_on() {

@@ -1,21 +1,26 @@
 //! Git: the pinned source (a tag of the engine's repository, read blob by
 //! blob) and the user's own repository (staged content, changed files, hooks).
 //!
-//! Only this module touches git2. Repositories are fetched into a bare cache;
-//! nothing is checked out, so no hook, filter or submodule of the fetched
-//! repository ever runs.
+//! Only this module touches git2. Remote repositories are fetched into a
+//! bare cache, only the tags asked for, each at depth 1; nothing is checked
+//! out, so no hook, filter or submodule of the fetched repository ever runs.
 
 mod cache;
 mod error;
 mod fetch;
+mod listing;
+mod local;
 mod redact;
+mod refs;
 mod sources;
 mod tree;
 mod worktree;
 
 pub use cache::cache_root;
 pub use error::SourceError;
+pub use listing::{fetch_tags, list_tags};
 pub use redact::redact;
+pub use refs::{RemoteTag, Transfer};
 pub use sources::{CppSources, Limits, Wanted, CPP, PYTHON};
 pub use tree::{Origin, PinnedTree, MAX_FILE};
 pub use worktree::{HooksDir, Staged, Worktree, WorktreeError};

@@ -7,6 +7,7 @@ use git2::{ObjectType, Repository};
 
 use super::cache::{find_tag, open_cached};
 use super::error::SourceError;
+use super::refs::Transfer;
 
 /// Largest file read from the tree: a file the profile names that is bigger
 /// is an error, a C++ file met in a walk is passed over with a note.
@@ -23,6 +24,8 @@ pub struct PinnedTree {
     pub origin: String,
     /// How the tree was reached: fetched, already cached, or read in place.
     pub how: Origin,
+    /// What was fetched to reach it (`None` unless `how` is `Fetched`).
+    pub fetched: Option<Transfer>,
 }
 
 /// How a pinned tree was reached.
@@ -38,9 +41,11 @@ pub enum Origin {
 
 impl PinnedTree {
     /// Opens `tag` of `repo` (a URL, or a path relative to `base`), fetching
-    /// into the cache under `cache` unless the tag is already there — or,
-    /// with `refresh`, always: a tag already cached is never checked again
-    /// otherwise, so one moved upstream is seen only after a refresh.
+    /// that tag alone at depth 1 into the cache under `cache` unless it is
+    /// already there — or, with `refresh`, always: a tag already cached is
+    /// never checked again otherwise, so one moved upstream is seen only
+    /// after a refresh. A tag the remote lacks is said so, with its nearest
+    /// tags from the remote's ref list, before anything is fetched.
     /// The repository is reported (as `origin`, and in every error) with the
     /// userinfo of its URL removed: a token in `--repo` is never shown.
     pub fn open(repo: &str, base: &Path, tag: &str, cache: &Path, refresh: bool) -> Result<PinnedTree, SourceError> {
@@ -59,8 +64,9 @@ impl PinnedTree {
                 .map_err(|e| SourceError::Unreachable { repo: repo.to_string(), message: e.message().to_string() })?;
             return PinnedTree::at_tag(git, repo, tag, Origin::Local);
         }
-        let (git, from_cache) = open_cached(repo, base, tag, cache, refresh)?;
-        PinnedTree::at_tag(git, repo, tag, if from_cache { Origin::Cached } else { Origin::Fetched })
+        let (git, fetched) = open_cached(repo, base, &[tag.to_string()], cache, refresh)?;
+        let how = if fetched.is_some() { Origin::Fetched } else { Origin::Cached };
+        Ok(PinnedTree { fetched, ..PinnedTree::at_tag(git, repo, tag, how)? })
     }
 
     fn at_tag(git: Repository, repo: &str, tag: &str, how: Origin) -> Result<PinnedTree, SourceError> {
@@ -89,7 +95,7 @@ impl PinnedTree {
                 })
             }
         };
-        Ok(PinnedTree { repo: git, tree, commit, tag: tag.to_string(), origin: repo.to_string(), how })
+        Ok(PinnedTree { repo: git, tree, commit, tag: tag.to_string(), origin: repo.to_string(), how, fetched: None })
     }
 
     /// The text of `path` at the tag, or `None` if it does not exist there;

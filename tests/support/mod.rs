@@ -1,5 +1,6 @@
 //! Shared test helpers, each defined once: fixture paths and folders here;
-//! fixture git repositories ([`repo`]), running knobs ([`run`]), reading its
+//! fixture git repositories ([`repo`]), served by `git daemon` ([`daemon`])
+//! or over smart HTTP ([`smart_http`]), running knobs ([`run`]), reading its
 //! output ([`text`]), the rule fixtures ([`rule_fixtures`]) and a
 //! deterministic input generator ([`xorshift`]) in their own files.
 
@@ -7,9 +8,11 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod daemon;
 pub mod repo;
 pub mod rule_fixtures;
 pub mod run;
+pub mod smart_http;
 pub mod text;
 pub mod xorshift;
 
