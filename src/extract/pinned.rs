@@ -3,8 +3,8 @@
 //! provenance. This is what `knobs sync` writes; the command only chooses
 //! the tree and where the file goes.
 
-use crate::catalog::model::{Catalog, Provenance};
-use crate::catalog::profile::Profile;
+use crate::catalog::model::{Catalog, Flag, Metric, Provenance};
+use crate::catalog::profile::{ExtractSpec, Profile};
 use crate::source::{PinnedTree, SourceError};
 
 use super::{extract, extract_metrics, ExtractError, SourceFile, Sources};
@@ -30,32 +30,14 @@ pub enum BuildError {
 /// Extracts the catalogue of `tree` as `profile` says, with the user's
 /// `queries` beside the built-in shapes.
 pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Result<Built, BuildError> {
-    let mut config = Vec::new();
-    for path in &profile.extract.config {
-        config.push(SourceFile::new(path.clone(), tree.require(path)?));
-    }
-    let optional = |paths: &[String]| -> Result<Vec<SourceFile>, SourceError> {
-        let mut out = Vec::new();
-        for p in paths {
-            if let Some(text) = tree.read(p)? {
-                out.push(SourceFile::new(p.clone(), text));
-            }
-        }
-        Ok(out)
-    };
-    let headers = optional(&profile.extract.headers)?;
-    let validators = optional(&profile.extract.validators)?;
-    let sources = Sources { config: &config, headers: &headers, validators: &validators, queries };
-    // Only the files that name a metric prefix are kept in memory.
+    let spec = &profile.extract;
     let prefixes = &profile.metrics.prefixes;
-    let found = tree.cpp_sources(&profile.extract.metrics, &|text| super::metrics::mentions_metric(text, prefixes))?;
-    let files: Vec<SourceFile> = found.files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
+    let (flag_files, metric_files) = (FlagFiles::read(tree, spec)?, MetricFiles::read(tree, spec, prefixes)?);
     // Flags and metrics are read from the sources side by side.
-    let (flags, metrics) = rayon::join(|| extract(&sources), || extract_metrics(&files, prefixes));
-    let (flags, flag_warnings) = flags?;
+    let (flags, metrics) = rayon::join(|| flag_files.extract(queries), || metric_files.extract(prefixes));
+    let (flags, mut warnings) = flags?;
     let (metrics, metric_warnings) = metrics?;
-    let mut warnings: Vec<String> = flag_warnings.iter().chain(&metric_warnings).map(|w| w.to_string()).collect();
-    warnings.extend(found.notes);
+    warnings.extend(metric_warnings);
     let mut catalog = Catalog::new(
         Provenance {
             engine: profile.name.clone(),
@@ -69,4 +51,63 @@ pub fn catalogue(tree: &PinnedTree, profile: &Profile, queries: &[String]) -> Re
     );
     catalog.normalise();
     Ok(Built { catalog, warnings })
+}
+
+/// The files flags are read from: the config files `spec` names (each
+/// required), its headers and validators (when there).
+pub struct FlagFiles {
+    config: Vec<SourceFile>,
+    headers: Vec<SourceFile>,
+    validators: Vec<SourceFile>,
+}
+
+impl FlagFiles {
+    pub fn read(tree: &PinnedTree, spec: &ExtractSpec) -> Result<FlagFiles, SourceError> {
+        let mut config = Vec::new();
+        for path in &spec.config {
+            config.push(SourceFile::new(path.clone(), tree.require(path)?));
+        }
+        let optional = |paths: &[String]| -> Result<Vec<SourceFile>, SourceError> {
+            let mut out = Vec::new();
+            for p in paths {
+                if let Some(text) = tree.read(p)? {
+                    out.push(SourceFile::new(p.clone(), text));
+                }
+            }
+            Ok(out)
+        };
+        Ok(FlagFiles { config, headers: optional(&spec.headers)?, validators: optional(&spec.validators)? })
+    }
+
+    /// The flags they declare, with the user's `queries`, and the warnings.
+    pub fn extract(&self, queries: &[String]) -> Result<(Vec<Flag>, Vec<String>), ExtractError> {
+        let sources = Sources { config: &self.config, headers: &self.headers, validators: &self.validators, queries };
+        let (flags, warnings) = extract(&sources)?;
+        Ok((flags, warnings.iter().map(|w| w.to_string()).collect()))
+    }
+}
+
+/// The C++ files metrics are read from (those under the paths `spec`
+/// names that mention a prefix), and the walk's notes.
+pub struct MetricFiles {
+    files: Vec<SourceFile>,
+    notes: Vec<String>,
+}
+
+impl MetricFiles {
+    pub fn read(tree: &PinnedTree, spec: &ExtractSpec, prefixes: &[String]) -> Result<MetricFiles, SourceError> {
+        // Only the files that name a metric prefix are kept in memory.
+        let found = tree.cpp_sources(&spec.metrics, &|text| super::metrics::mentions_metric(text, prefixes))?;
+        let files = found.files.into_iter().map(|(path, text)| SourceFile::new(path, text)).collect();
+        Ok(MetricFiles { files, notes: found.notes })
+    }
+
+    /// The metrics registered under `prefixes`, and the warnings (the
+    /// walk's notes last).
+    pub fn extract(&self, prefixes: &[String]) -> Result<(Vec<Metric>, Vec<String>), ExtractError> {
+        let (metrics, warnings) = extract_metrics(&self.files, prefixes)?;
+        let mut warnings: Vec<String> = warnings.iter().map(|w| w.to_string()).collect();
+        warnings.extend(self.notes.iter().cloned());
+        Ok((metrics, warnings))
+    }
 }

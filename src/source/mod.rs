@@ -10,6 +10,7 @@ mod error;
 mod fetch;
 mod redact;
 mod sources;
+mod tags;
 mod tree;
 mod worktree;
 
@@ -17,5 +18,6 @@ pub use cache::cache_root;
 pub use error::SourceError;
 pub use redact::redact;
 pub use sources::{CppSources, Limits};
+pub use tags::{TagReader, TagRef, TaggedRepo};
 pub use tree::{Origin, PinnedTree, MAX_FILE};
 pub use worktree::{HooksDir, Staged, Worktree, WorktreeError};
