@@ -73,6 +73,9 @@ mod expected;
 mod idioms;
 // `knobs sync` end to end: repositories in, catalogues out, its errors.
 mod sync;
+// `knobs sync --all-tags`/`--tags`: a history built from a tagged fixture
+// repository, extended, rebuilt, facts only, and read back by every command.
+mod history;
 // `knobs sync` when the repository, network, cache or output folder fails:
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;

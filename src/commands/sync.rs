@@ -266,8 +266,10 @@ fn summary(shown: &str, h: &History, r: &Report, bytes: usize, origin: Origin) -
         format!("{shown}: nothing new ({held}{skipped}; {}{facts}){}", size(bytes), how(origin))
     } else {
         format!(
-            "{shown}: {held}; {} extracted now, {} shared{skipped}; {}{facts}{}",
+            "{shown}: {held}; {} extracted now ({} flag sets, {} metric sets read), {} shared{skipped}; {}{facts}{}",
             r.extracted,
+            r.flag_sets,
+            r.metric_sets,
             r.shared,
             size(bytes),
             how(origin)

@@ -42,6 +42,9 @@ pub struct Report {
     pub extracted: usize,
     /// Tags added now whose blobs had all been read for another tag.
     pub shared: usize,
+    /// Distinct flag files and metric folders read now.
+    pub flag_sets: usize,
+    pub metric_sets: usize,
     /// Tags that could not be read, in tag order, with why.
     pub skipped: Vec<(String, String)>,
     /// Distinct extraction warnings, each with the first tag it came from.
@@ -212,6 +215,7 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
             jobs.push(Job::Metrics(k.metrics.clone(), k.tag.clone()));
         }
     }
+    let (mut flag_sets, mut metric_sets) = (0, 0);
     let mut failed: FxHashMap<String, String> = FxHashMap::default();
     let mut read_for: FxHashSet<String> = FxHashSet::default();
     let mut warnings: Vec<(String, String)> = Vec::new();
@@ -245,11 +249,13 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
             match done {
                 Done::Flags(key, tag, Ok((flags, ws))) => {
                     builder.intern_flags(&key, flags);
+                    flag_sets += 1;
                     read_for.insert(tag.name.clone());
                     warn(&tag, ws);
                 }
                 Done::Metrics(key, tag, Ok((metrics, ws))) => {
                     builder.intern_metrics(&key, metrics);
+                    metric_sets += 1;
                     read_for.insert(tag.name.clone());
                     warn(&tag, ws);
                 }
@@ -279,5 +285,5 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
     if history.tags.is_empty() {
         return Err(HistoryBuildError::NoTagRead { repo: req.repo.origin.clone(), skipped });
     }
-    Ok(Report { history, rebuilt, extracted, shared, skipped, warnings })
+    Ok(Report { history, rebuilt, extracted, shared, flag_sets, metric_sets, skipped, warnings })
 }
