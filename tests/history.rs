@@ -261,3 +261,43 @@ fn lint_and_explain_judge_by_a_tag_of_the_history() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("radiance v1.0.1") && r.stdout.contains("members     fast, safe\n"), "{}", r.stdout);
 }
+
+#[test]
+fn a_remote_is_read_through_the_cache_and_a_tag_pushed_later_is_added() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dest = tmp.path().join("history.git");
+    let first: Vec<(&str, PathBuf)> =
+        TAGS[..2].iter().map(|t| (*t, support::fixtures().join("history").join(t))).collect();
+    support::build_repo(&dest, &first);
+    let url = format!("file://{}", dest.display());
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--all-tags", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(": 2 tags, 1 states; 1 extracted now"), "{}", r.stdout);
+    assert!(!r.stdout.contains("(read in place)"), "fetched: {}", r.stdout);
+    assert_eq!(std::fs::read_dir(tmp.path().join(".knobs-cache/repos")).expect("cache").count(), 1);
+    assert_eq!(history(tmp.path())["repo"], Value::String(url.clone()));
+    // The remote gains tags: the next run fetches and reads only those.
+    std::fs::remove_dir_all(&dest).expect("reset");
+    repo(tmp.path());
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--all-tags", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(": 5 tags, 4 states; 3 extracted now (2 flag sets, 3 metric sets read), 0 shared"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn without_out_the_history_goes_beside_knobs_toml() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    std::fs::write(tmp.path().join("knobs.toml"), "[pin]\nrepo = \"history.git\"\n").expect("write");
+    std::fs::create_dir_all(tmp.path().join("docs")).expect("mkdir");
+    let r = knobs(&tmp.path().join("docs"), &["sync", "--all-tags"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(tmp.path().join("catalog/radiance/history.json").is_file(), "{}", r.stdout);
+    // And every command there reads it: the newest tag is v1.4.0.
+    let r = knobs(tmp.path(), &["catalog", "show"]);
+    assert!(r.stdout.starts_with("radiance v1.4.0 ("), "{}", r.stdout);
+}
