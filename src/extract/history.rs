@@ -191,19 +191,33 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
         },
         None => History::new(&req.profile.name, &req.repo.origin),
     };
-    let mut builder = Builder::new(base);
-    builder.set_extracted_with(&with);
     let reader = req.repo.reader()?;
     // Tags held with the same commit are not read again.
     let mut todo = Vec::new();
     for tag in req.tags.iter().cloned() {
-        let held = builder.history().index(&tag.name).and_then(|i| builder.history().tags.get(i));
+        let held = base.index(&tag.name).and_then(|i| base.tags.get(i));
         if held.is_some_and(|t| t.commit == tag.commit) {
             continue;
         }
         todo.push(keyed(&reader, req.profile, tag)?);
     }
     drop(reader);
+    if todo.iter().all(|k| k.missing.is_some()) && !base.tags.is_empty() {
+        // Nothing to read: the history stays as it is, byte for byte.
+        let skipped = todo.into_iter().filter_map(|k| Some((k.tag.name, k.missing?))).collect();
+        return Ok(Report {
+            history: base,
+            rebuilt,
+            extracted: 0,
+            shared: 0,
+            flag_sets: 0,
+            metric_sets: 0,
+            skipped,
+            warnings: Vec::new(),
+        });
+    }
+    let mut builder = Builder::new(base);
+    builder.set_extracted_with(&with);
     // One job per distinct key not held, read at the first tag that has it.
     let mut jobs = Vec::new();
     let mut queued: FxHashSet<String> = FxHashSet::default();
