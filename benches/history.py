@@ -39,6 +39,8 @@ def timed(cmd, env):
                        stderr=subprocess.PIPE, text=True)
     wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", p.stderr)
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
+    cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", p.stderr))
+    timed.cpu = cpu
     seconds = 0.0
     if wall:
         for part in wall.group(1).split(":"):
@@ -90,7 +92,9 @@ def main():
 
         out = os.path.join(work, "all")
         wall, rss, code, stdout = timed(base + ["--all-tags", "--out", out], env)
-        print(f"cold     sync --all-tags: {wall:.2f} s, peak {rss / 1024:.0f} MiB (exit {code})")
+        cold_rss = rss
+        print(f"cold     sync --all-tags: {wall:.2f} s ({timed.cpu:.1f} s of CPU), peak {rss / 1024:.0f} MiB (exit {code})")
+        print(f"         load average at the end: {os.getloadavg()[0]:.1f} (a shared machine: wall time is CPU time / cores only when idle)")
         print(f"         {stdout.splitlines()[-1] if stdout else ''}")
         m = re.search(r"(\d+) tags, (\d+) states", stdout)
         held = int(m.group(1)) if m else 0
@@ -115,17 +119,9 @@ def main():
             print(f"subset   --tags {tags[-n]}.. ({n} tags listed): {wall:.2f} s, peak {rss / 1024:.0f} MiB; "
                   f"{m.group(1) if m else '?'} tags, {m.group(2) if m else '?'} states held (exit {code})")
             shutil.rmtree(sub, ignore_errors=True)
-        print(f"subset   all ({len(tags)} tags listed): peak {rss_all(work, base, env) / 1024:.0f} MiB")
+        print(f"subset   all ({len(tags)} tags listed): peak {cold_rss / 1024:.0f} MiB (the cold run)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-
-
-def rss_all(work, base, env):
-    """The cold run's peak again, for the subset table (a second cold run)."""
-    out = os.path.join(work, "all2")
-    _, rss, _, _ = timed(base + ["--all-tags", "--out", out], env)
-    shutil.rmtree(out, ignore_errors=True)
-    return rss
 
 
 if __name__ == "__main__":

@@ -245,19 +245,26 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::sync_channel::<Done>(workers);
     std::thread::scope(|s| {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (jobs, next, profile, queries, repo) = (&jobs, &next, req.profile, req.queries, req.repo);
-            s.spawn(move || {
-                let mut reader = repo.reader().map_err(|e| e.to_string());
-                while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if tx.send(run(&mut reader, job, profile, queries)).is_err() {
-                        break;
-                    }
+        let (jobs, next, profile, queries, repo) = (&jobs, &next, req.profile, req.queries, req.repo);
+        // The workers are tasks of rayon's pool, so the extractions' own
+        // parallel parts run on the same threads (no more threads, and no
+        // more allocator arenas, than cores); this thread only waits.
+        s.spawn(move || {
+            rayon::scope(|pool| {
+                for _ in 0..workers {
+                    let tx = tx.clone();
+                    pool.spawn(move |_| {
+                        let mut reader = repo.reader().map_err(|e| e.to_string());
+                        while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            if tx.send(run(&mut reader, job, profile, queries)).is_err() {
+                                break;
+                            }
+                        }
+                    });
                 }
+                drop(tx);
             });
-        }
-        drop(tx);
+        });
         // Interned as they arrive: nothing waits in memory for the rest.
         for done in rx {
             match done {
