@@ -277,7 +277,7 @@ pub struct SyncArgs {
 pub enum CatalogCommand {
     /// What changed between two catalogued versions.
     Diff(DiffArgs),
-    /// A catalogue (any tag, of the files or the history) as a table, JSON, a Markdown reference page, or its TOML file.
+    /// A catalogue (any tag, a history's too) as a table, JSON, a Markdown page, or its TOML file.
     Show(ShowArgs),
     /// Check the semantics overlay against a catalogue: every name it uses must exist.
     Check(CheckArgs),
@@ -294,7 +294,6 @@ pub enum ShowFormat {
     Human,
     Json,
     Markdown,
-    /// The catalogue file of the tag, as `knobs sync --tag TAG` writes it
     Toml,
 }
 
