@@ -207,6 +207,9 @@ fn a_bad_pattern_or_one_naming_nothing_is_an_error_with_the_nearest_tags() {
     let r = sync(tmp.path(), &["--tags", "v1.3.0"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no tag of `history.git` could be read: v1.3.0: no core/config.cpp"), "{}", r.stderr);
+    assert!(r
+        .stderr
+        .contains("check the profile's [extract] files (`knobs sync --tag TAG` shows one tag's error in full)"));
     assert!(!tmp.path().join("out/radiance/history.json").exists());
     // --tag names one catalogue; it goes with neither.
     let r = sync(tmp.path(), &["--tag", "v1.0.0", "--all-tags"]);
@@ -300,4 +303,100 @@ fn without_out_the_history_goes_beside_knobs_toml() {
     // And every command there reads it: the newest tag is v1.4.0.
     let r = knobs(tmp.path(), &["catalog", "show"]);
     assert!(r.stdout.starts_with("radiance v1.4.0 ("), "{}", r.stdout);
+}
+
+/// A repository of `trees` (tag, folder) written under `<dir>/trees`.
+fn repo_of(dir: &Path, name: &str, trees: &[(&str, Vec<(&str, String)>)]) {
+    let mut versions = Vec::new();
+    for (tag, files) in trees {
+        let root = dir.join("trees").join(tag);
+        for (path, text) in files {
+            let p = root.join(path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&p, text).expect("write");
+        }
+        versions.push((*tag, root));
+    }
+    support::build_repo(&dir.join(name), &versions);
+}
+
+fn fixture_text(tag: &str, file: &str) -> String {
+    std::fs::read_to_string(support::fixtures().join("history").join(tag).join("core").join(file)).expect("fixture")
+}
+
+#[test]
+fn a_tag_whose_extraction_fails_is_skipped_with_why_and_warnings_are_counted() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let good = fixture_text("v1.0.0", "config.cpp");
+    let metrics = fixture_text("v1.0.0", "metrics.cpp");
+    // Seven builds whose config.cpp holds a line tree-sitter cannot read,
+    // each at another line (49 + i): seven distinct warnings.
+    let mut trees: Vec<(String, Vec<(&str, String)>)> = (0..7)
+        .map(|i| {
+            let broken = good.replace(
+                "  return ConfigError{};",
+                &format!("{}  int broken = ;\n  return ConfigError{{}};", "\n".repeat(i)),
+            );
+            (format!("v2.0.{i}"), vec![("core/config.cpp", broken), ("core/metrics.cpp", metrics.clone())])
+        })
+        .collect();
+    // And one whose config.cpp declares no flag at all.
+    trees.push(("v2.1.0".into(), vec![("core/config.cpp", "int config_parse() { return 0; }\n".into())]));
+    let trees: Vec<(&str, Vec<(&str, String)>)> = trees.iter().map(|(t, f)| (t.as_str(), f.clone())).collect();
+    repo_of(tmp.path(), "odd.git", &trees);
+    let r = knobs(tmp.path(), &["sync", "--repo", "odd.git", "--all-tags", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r.stderr.lines().collect();
+    assert_eq!(warnings.len(), 6, "{}", r.stderr);
+    assert_eq!(
+        warnings[0],
+        "warning: v2.0.0: core/config.cpp:49:14: parse error: this region is not C++ that tree-sitter understands; flags in it may be missed"
+    );
+    assert!(warnings[4].starts_with("warning: v2.0.4: core/config.cpp:53:14: parse error"), "{}", r.stderr);
+    assert_eq!(warnings[5], "warning: and 2 more distinct warnings (`knobs sync --tag TAG` shows one tag's)");
+    assert!(
+        // v2.1.0's tree is read for metrics beside its flags (the two run
+        // apart), so eight metric sets were read for seven tags held.
+        r.stdout.contains(": 7 tags, 7 states; 7 extracted now (7 flag sets, 8 metric sets read), 0 shared, 1 skipped (v2.1.0: no flags found in core/config.cpp"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn a_history_that_cannot_be_extended_says_why_it_is_rebuilt() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    assert_eq!(sync(tmp.path(), &["--tags", "v1.0.*"]).code, 0);
+    let rebuilt = |r: &support::Output| r.stdout.lines().next().unwrap_or("").to_string();
+    // Another spelling of the repository is another provenance.
+    let r = knobs(tmp.path(), &["sync", "--repo", "./history.git", "--tags", "v1.0.*", "--out", "out"]);
+    assert_eq!(rebuilt(&r), "out/radiance/history.json: rebuilt, not extended: it was synced from history.git");
+    // Another profile (here, [extract] headers in knobs.toml) extracts otherwise.
+    std::fs::write(tmp.path().join("knobs.toml"), "[extract]\nheaders = [\"core/other.h\"]\n").expect("write");
+    let r = knobs(tmp.path(), &["sync", "--repo", "./history.git", "--tags", "v1.0.*", "--out", "out"]);
+    assert_eq!(
+        rebuilt(&r),
+        "out/radiance/history.json: rebuilt, not extended: it was extracted with another profile or other [[extract.query]] queries"
+    );
+    std::fs::remove_file(tmp.path().join("knobs.toml")).expect("rm");
+    // A file that is not a history is replaced.
+    std::fs::write(tmp.path().join("out/radiance/history.json"), "{").expect("write");
+    let r = knobs(tmp.path(), &["sync", "--repo", "./history.git", "--tags", "v1.0.*", "--out", "out"]);
+    assert!(rebuilt(&r).starts_with("out/radiance/history.json: rebuilt, not extended: "), "{}", r.stdout);
+    assert!(rebuilt(&r).contains("is not a valid history"), "{}", r.stdout);
+    assert_eq!(tags_of(&history(tmp.path())), ["v1.0.0", "v1.0.1"]);
+}
+
+#[test]
+fn a_repository_without_tags_has_no_history() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    git2::Repository::init_bare(tmp.path().join("empty.git")).expect("init");
+    let r = knobs(tmp.path(), &["sync", "--repo", "empty.git", "--all-tags", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("`empty.git` has no tags to build a history from"), "{}", r.stderr);
+    let r = knobs(tmp.path(), &["sync", "--repo", "empty.git", "--tags", "v1*", "--out", "out"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--tags `v1*` names no tag of `empty.git`: it has no tags"), "{}", r.stderr);
+    assert!(!tmp.path().join("out").exists());
 }

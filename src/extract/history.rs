@@ -302,6 +302,8 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
         }
     }
     skipped.sort_by(|a, b| crate::catalog::tag::compare_tags(&a.0, &b.0));
+    // Said in tag order, whichever extraction finished first.
+    warnings.sort_by(|a, b| crate::catalog::tag::compare_tags(&a.0, &b.0));
     let history = builder.finish();
     if history.tags.is_empty() {
         return Err(HistoryBuildError::NoTagRead { repo: req.repo.origin.clone(), skipped });
