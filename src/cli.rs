@@ -257,9 +257,18 @@ pub struct SyncArgs {
     #[arg(long, value_name = "URL|PATH")]
     pub repo: Option<String>,
     /// Tag to read [default: knobs.toml `[pin] tag`]
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["all_tags", "tags"])]
     pub tag: Option<String>,
-    /// Folder to write `<engine>/<tag>.toml` into [default: knobs.toml `[catalog] dir` (`catalog/` beside knobs.toml), else `catalog/` in the working directory]
+    /// Build the engine's history from every tag of the repository (`<engine>/history.json`); a later run reads only the tags it has not seen
+    #[arg(long, conflicts_with = "tags")]
+    pub all_tags: bool,
+    /// Build or extend the history from the tags PATTERN names: a glob (`b4*`) or an inclusive range in tag order (`b4000..b5000`, either end optional)
+    #[arg(long, value_name = "PATTERN")]
+    pub tags: Option<String>,
+    /// Write the history with help texts left out: the facts knobs may embed (names, kinds, members, defaults, env keys, scopes, spans)
+    #[arg(long)]
+    pub facts_only: bool,
+    /// Folder to write `<engine>/<tag>.toml` (or `<engine>/history.json`) into [default: knobs.toml `[catalog] dir` (`catalog/` beside knobs.toml), else `catalog/` in the working directory]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Fetch the tag again even if the cache has it (a cached tag is never rechecked: one moved upstream needs this)
@@ -271,7 +280,7 @@ pub struct SyncArgs {
 pub enum CatalogCommand {
     /// What changed between two catalogued versions.
     Diff(DiffArgs),
-    /// A catalogue as a table, JSON, or a Markdown reference page.
+    /// A catalogue (any tag, a history's too) as a table, JSON, a Markdown page, or its TOML file.
     Show(ShowArgs),
     /// Check the semantics overlay against a catalogue: every name it uses must exist.
     Check(CheckArgs),
@@ -288,6 +297,7 @@ pub enum ShowFormat {
     Human,
     Json,
     Markdown,
+    Toml,
 }
 
 #[derive(Debug, Args)]

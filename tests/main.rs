@@ -88,6 +88,10 @@ mod eras;
 // `git daemon`, a later one beside it, a missing tag's help from the ref
 // list; the listing and many-tag fetch a history sync calls.
 mod fetch;
+
+// `knobs sync --all-tags`/`--tags`: a history built from a tagged fixture
+// repository, extended, rebuilt, facts only, and read back by every command.
+mod history;
 // `knobs sync` when the repository, network, cache or output folder fails:
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;

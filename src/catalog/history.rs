@@ -23,6 +23,12 @@ use super::model::{Catalog, EnvKey, Flag, Metric, Provenance};
 use super::tag::{compare_tags, same_tag};
 use crate::diag::FileError;
 
+mod build;
+mod pattern;
+
+pub use build::Builder;
+pub use pattern::{PatternError, TagPattern};
+
 /// The history file's name inside an engine's catalogue folder.
 pub const FILE_NAME: &str = "history.json";
 
@@ -37,6 +43,10 @@ pub struct History {
     pub engine: String,
     pub repo: String,
     pub knobs_version: String,
+    /// What the states were extracted with (a digest of the profile and the
+    /// user's queries): a history extracted otherwise is rebuilt, not extended.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub extracted_with: String,
     /// True when help texts were left out (the embedded history holds facts only).
     #[serde(default)]
     pub facts_only: bool,
@@ -163,6 +173,7 @@ impl History {
             engine: engine.to_string(),
             repo: repo.to_string(),
             knobs_version: env!("CARGO_PKG_VERSION").to_string(),
+            extracted_with: String::new(),
             facts_only: false,
             tags: Vec::new(),
             states: Vec::new(),
@@ -314,6 +325,8 @@ impl History {
     pub fn facts_only(&self) -> History {
         let mut out = History::new(&self.engine, &self.repo);
         out.facts_only = true;
+        out.knobs_version.clone_from(&self.knobs_version);
+        out.extracted_with.clone_from(&self.extracted_with);
         let mut flags = Interner::new(&mut out.flags);
         let flag_ids: Vec<u32> = self
             .flags

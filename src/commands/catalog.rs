@@ -1,4 +1,5 @@
-//! `knobs catalog show`, `knobs catalog diff` (two versions, or a synced
+//! `knobs catalog show` (any tag, a history's too; `--format toml` is the
+//! catalogue file of it), `knobs catalog diff` (two versions, or a synced
 //! catalogue against the embedded one of its tag) and `knobs catalog check`.
 
 use miette::{miette, IntoDiagnostic, Result};
@@ -16,6 +17,8 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
         ShowFormat::Human => render::human(catalog),
         ShowFormat::Markdown => render::markdown(catalog),
         ShowFormat::Json => serde_json::to_string_pretty(catalog).into_diagnostic()? + "\n",
+        // The file `knobs sync --tag TAG` writes, for a tag of the history too.
+        ShowFormat::Toml => catalog.to_toml().into_diagnostic()?,
     };
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;
     Ok(Outcome::Clean)

@@ -1,39 +1,40 @@
-//! `knobs sync`: pinned tag → blobs → extractor → `catalog/<engine>/<tag>.toml`.
+//! `knobs sync`: pinned tag → blobs → extractor → `catalog/<engine>/<tag>.toml`;
+//! with `--all-tags` or `--tags PATTERN`, every tag named → the engine's
+//! history, `catalog/<engine>/history.json`.
+
+use std::path::PathBuf;
 
 use miette::{miette, IntoDiagnostic, Result};
 
 use super::{Outcome, Run};
+use crate::catalog::history::{self, History, TagPattern};
+use crate::catalog::tag::compare_tags;
 use crate::cli::SyncArgs;
 use crate::config::Config;
+use crate::extract::history::{first_reasons, Report, Request};
 use crate::fsutil::{self, Mode};
-use crate::source::{cache_root, Origin, PinnedTree};
+use crate::source::{cache_root, Origin, PinnedTree, TaggedRepo};
 
-pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
+/// How many extraction warnings a history sync prints.
+const WARNINGS_SHOWN: usize = 5;
+
+/// The repository to sync from, and the folder a relative path in it is
+/// relative to.
+fn repository(args: &SyncArgs, cfg: &Config, io: &Run<'_>) -> Result<(String, PathBuf)> {
     // A path on the command line is relative to the working directory; one
     // in knobs.toml, to the folder holding knobs.toml.
-    let (repo, base) = match (&args.repo, &cfg.repo) {
-        (Some(r), _) => (r.clone(), io.cwd.clone()),
-        (None, Some(r)) => (r.clone(), cfg.dir().unwrap_or_else(|| io.cwd.clone())),
-        (None, None) => {
-            return Err(miette!(
-                help = "pass --repo URL|PATH or set `repo` under [pin] in knobs.toml",
-                "no repository to sync from"
-            ))
-        }
-    };
-    let tag = args
-        .tag
-        .clone()
-        .or_else(|| cfg.tag.clone())
-        .ok_or_else(|| miette!(help = "pass --tag TAG or set `tag` under [pin] in knobs.toml", "no tag to sync"))?;
-    if !crate::config::valid_tag(&tag) {
-        return Err(miette!(
-            help = "a tag names one catalogue file: no `/`, no whitespace, not starting with `.`",
-            "`{tag}` cannot name a catalogue"
-        ));
+    match (&args.repo, &cfg.repo) {
+        (Some(r), _) => Ok((r.clone(), io.cwd.clone())),
+        (None, Some(r)) => Ok((r.clone(), cfg.dir().unwrap_or_else(|| io.cwd.clone()))),
+        (None, None) => Err(miette!(
+            help = "pass --repo URL|PATH or set `repo` under [pin] in knobs.toml",
+            "no repository to sync from"
+        )),
     }
-    let engine = cfg.engine_name(None).to_string();
-    let profile = cfg.profile(&engine);
+}
+
+/// The user's queries, each checked where it is written.
+fn queries(cfg: &Config) -> Result<Vec<String>> {
     // The queries are text in knobs.toml; they are checked where they are used.
     for q in &cfg.queries {
         if let Err(problem) = crate::extract::queries::check(&q.value) {
@@ -47,23 +48,18 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
                 .into());
         }
     }
-    let tree = PinnedTree::open(&repo, &base, &tag, &cache_root(), args.refresh)?;
-    if let Some(fetched) = tree.fetched.filter(|_| io.verbosity > 0) {
-        writeln!(io.err, "note: {fetched} from `{}`", tree.origin).map_err(super::OutputError)?;
-    }
-    let queries: Vec<String> = cfg.queries.iter().map(|q| q.value.clone()).collect();
-    let built = crate::extract::pinned::catalogue(&tree, &profile, &queries)?;
-    for w in &built.warnings {
-        writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
-    }
-    let catalog = built.catalog;
-    // --out is relative to the working directory; its default is the
-    // catalogue folder beside knobs.toml (`[catalog] dir`), else `catalog/`.
+    Ok(cfg.queries.iter().map(|q| q.value.clone()).collect())
+}
+
+/// Where `<engine>/NAME` is written: `--out` (relative to the working
+/// directory), else the catalogue folder beside knobs.toml (`[catalog]
+/// dir`), else `catalog/` — and then only inside the project.
+fn destination(args: &SyncArgs, cfg: &Config, io: &Run<'_>, engine: &str, name: &str) -> Result<PathBuf> {
     let out = match &args.out {
         Some(o) => io.cwd.join(o),
         None => cfg.catalog_dir().unwrap_or_else(|| io.cwd.join(crate::config::DEFAULT_CATALOG_DIR)),
     };
-    let path = out.join(&engine).join(format!("{tag}.toml"));
+    let path = out.join(engine).join(name);
     // The folder knobs.toml names is the project's: written only inside it
     // (a symlinked `catalog/<engine>` must not send the catalogue elsewhere).
     if args.out.is_none() {
@@ -74,6 +70,44 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             })?;
         }
     }
+    Ok(path)
+}
+
+pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
+    if args.all_tags || args.tags.is_some() {
+        return run_history(args, cfg, io);
+    }
+    if args.facts_only {
+        return Err(miette!(
+            help = "a single tag's catalogue keeps its help texts; --facts-only is for the history",
+            "--facts-only writes a history: pass --all-tags or --tags PATTERN"
+        ));
+    }
+    let (repo, base) = repository(args, cfg, io)?;
+    let tag = args
+        .tag
+        .clone()
+        .or_else(|| cfg.tag.clone())
+        .ok_or_else(|| miette!(help = "pass --tag TAG or set `tag` under [pin] in knobs.toml", "no tag to sync"))?;
+    if !crate::config::valid_tag(&tag) {
+        return Err(miette!(
+            help = "a tag names one catalogue file: no `/`, no whitespace, not starting with `.`",
+            "`{tag}` cannot name a catalogue"
+        ));
+    }
+    let engine = cfg.engine_name(None).to_string();
+    let profile = cfg.profile(&engine);
+    let queries = queries(cfg)?;
+    let tree = PinnedTree::open(&repo, &base, &tag, &cache_root(), args.refresh)?;
+    if let Some(fetched) = tree.fetched.filter(|_| io.verbosity > 0) {
+        writeln!(io.err, "note: {fetched} from `{}`", tree.origin).map_err(super::OutputError)?;
+    }
+    let built = crate::extract::pinned::catalogue(&tree, &profile, &queries)?;
+    for w in &built.warnings {
+        writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
+    }
+    let catalog = built.catalog;
+    let path = destination(args, cfg, io, &engine, &format!("{tag}.toml"))?;
     let text = catalog.to_toml().into_diagnostic()?;
     fsutil::write_atomic(&path, &text, Mode::LessUmask(0o666)).map_err(|e| miette!("{e}"))?;
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path);
@@ -109,4 +143,150 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// Bytes as people read a file's size.
+fn size(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    } else if bytes >= 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+fn how(o: Origin) -> &'static str {
+    match o {
+        Origin::Fetched => "",
+        Origin::Cached => " (cached)",
+        Origin::Local => " (read in place)",
+    }
+}
+
+/// The tags `--all-tags` or `--tags PATTERN` names, oldest first; none is
+/// an error naming the nearest tags.
+fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<crate::source::TagRef>> {
+    let pattern = match &args.tags {
+        Some(p) => Some(TagPattern::parse(p).map_err(|e| miette!("{e}"))?),
+        None => None,
+    };
+    // A remote's tags come from its ref list: nothing is fetched to choose.
+    let listed = crate::source::list_tags(repo, base)?;
+    let mut all: Vec<crate::source::TagRef> =
+        listed.into_iter().map(|t| crate::source::TagRef { name: t.name, commit: t.commit }).collect();
+    all.sort_by(|a, b| compare_tags(&a.name, &b.name));
+    let names: Vec<String> = all.iter().map(|t| t.name.clone()).collect();
+    let shown = crate::pictures::visible(&crate::source::redact(repo)).into_owned();
+    let Some(pattern) = pattern else {
+        if all.is_empty() {
+            return Err(miette!("`{shown}` has no tags to build a history from"));
+        }
+        return Ok(all);
+    };
+    let chosen: Vec<_> = all.into_iter().filter(|t| pattern.matches(&t.name)).collect();
+    if chosen.is_empty() {
+        let nearest = pattern.nearest(&names, 6);
+        let text = args.tags.as_deref().unwrap_or_default();
+        return Err(if nearest.is_empty() {
+            miette!("--tags `{text}` names no tag of `{shown}`: it has no tags")
+        } else {
+            miette!(
+                help = "a glob such as `b4*`, or a range in tag order such as `b4000..b5000` (either end optional)",
+                "--tags `{text}` names no tag of `{shown}`; nearest tags: {}",
+                nearest.join(", ")
+            )
+        });
+    }
+    Ok(chosen)
+}
+
+/// `--all-tags` / `--tags PATTERN`: builds or extends the history.
+fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
+    let (repo, base) = repository(args, cfg, io)?;
+    let engine = cfg.engine_name(None).to_string();
+    let profile = cfg.profile(&engine);
+    let queries = queries(cfg)?;
+    let path = destination(args, cfg, io, &engine, history::FILE_NAME)?;
+    let shown = path.strip_prefix(&io.cwd).unwrap_or(&path).display().to_string();
+    let tags = selected(args, &repo, &base)?;
+    // A history that cannot be read is rebuilt, and said so.
+    let (before, previous, unreadable) = match std::fs::read_to_string(&path) {
+        Ok(text) => match History::parse(&path, &text) {
+            Ok(h) => (Some(text), Some(h), None),
+            Err(e) => (Some(text), None, Some(e.to_string())),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None, None),
+        Err(e) => return Err(miette!("cannot read {}: {e}", path.display())),
+    };
+    // From a remote, only the chosen tags the history does not hold at the
+    // same commit are fetched (each at depth 1).
+    let held = |t: &crate::source::TagRef| {
+        previous
+            .as_ref()
+            .is_some_and(|h| h.index(&t.name).and_then(|i| h.tags.get(i)).is_some_and(|e| e.commit == t.commit))
+    };
+    let wanted: Vec<String> = tags.iter().filter(|t| args.refresh || !held(t)).map(|t| t.name.clone()).collect();
+    let tagged = TaggedRepo::open(&repo, &base, &cache_root(), args.refresh, &wanted)?;
+    let mut report = crate::extract::history::build(Request {
+        repo: &tagged,
+        profile: &profile,
+        queries: &queries,
+        tags,
+        previous,
+        facts_only: args.facts_only,
+    })?;
+    let history = if args.facts_only {
+        report.history.facts_only()
+    } else {
+        std::mem::replace(&mut report.history, History::new("", ""))
+    };
+    let text = history.to_json().into_diagnostic()?;
+    // Written only when it changed: "nothing new" leaves the file alone.
+    if before.as_deref() != Some(text.as_str()) {
+        fsutil::write_atomic(&path, &text, Mode::LessUmask(0o666)).map_err(|e| miette!("{e}"))?;
+    }
+    if io.verbosity < 0 {
+        return Ok(Outcome::Clean);
+    }
+    for (tag, w) in report.warnings.iter().take(WARNINGS_SHOWN) {
+        writeln!(io.err, "warning: {tag}: {w}").map_err(super::OutputError)?;
+    }
+    if report.warnings.len() > WARNINGS_SHOWN {
+        writeln!(
+            io.err,
+            "warning: and {} more distinct warnings (`knobs sync --tag TAG` shows one tag's)",
+            report.warnings.len() - WARNINGS_SHOWN
+        )
+        .map_err(super::OutputError)?;
+    }
+    if let Some(why) = unreadable.or_else(|| report.rebuilt.clone()) {
+        writeln!(io.out, "{shown}: rebuilt, not extended: {why}").map_err(super::OutputError)?;
+    }
+    writeln!(io.out, "{}", summary(&shown, &history, &report, text.len(), tagged.how)).map_err(super::OutputError)?;
+    Ok(Outcome::Clean)
+}
+
+/// The line a history sync ends with: the file, its tags and states, what
+/// was extracted now, shared and skipped, and its size.
+fn summary(shown: &str, h: &History, r: &Report, bytes: usize, origin: Origin) -> String {
+    let skipped = match r.skipped.len() {
+        0 => String::new(),
+        n => format!(", {n} skipped ({})", first_reasons(&r.skipped)),
+    };
+    let facts = if h.facts_only { ", facts only" } else { "" };
+    let held = format!("{} tags, {} states", h.tags.len(), h.states.len());
+    if r.nothing_new() {
+        format!("{shown}: nothing new ({held}{skipped}; {}{facts}){}", size(bytes), how(origin))
+    } else {
+        format!(
+            "{shown}: {held}; {} extracted now ({} flag sets, {} metric sets read), {} shared{skipped}; {}{facts}{}",
+            r.extracted,
+            r.flag_sets,
+            r.metric_sets,
+            r.shared,
+            size(bytes),
+            how(origin)
+        )
+    }
 }

@@ -15,6 +15,7 @@ mod cst;
 mod error;
 mod handler;
 mod help_text;
+pub mod history;
 mod infer;
 mod metrics;
 mod node_kind;

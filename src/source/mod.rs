@@ -13,6 +13,7 @@ mod local;
 mod redact;
 mod refs;
 mod sources;
+mod tags;
 mod tree;
 mod worktree;
 
@@ -20,7 +21,7 @@ pub use cache::cache_root;
 pub use error::SourceError;
 pub use listing::{fetch_tags, list_tags};
 pub use redact::redact;
-pub use refs::{RemoteTag, Transfer};
 pub use sources::{CppSources, Limits, Wanted, CPP, PYTHON};
+pub use tags::{TagReader, TagRef, TaggedRepo};
 pub use tree::{Origin, PinnedTree, MAX_FILE};
 pub use worktree::{HooksDir, Staged, Worktree, WorktreeError};

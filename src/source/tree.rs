@@ -174,3 +174,31 @@ fn nearest_tags(repo: &Repository, tag: &str) -> Vec<String> {
     let tags = names.iter().flat_map(|n| n.iter().filter_map(|t| t.ok().flatten())).map(str::to_string);
     crate::suggest::most_similar(tag, tags, 5)
 }
+
+impl PinnedTree {
+    /// The tree `tree` of `commit`, tagged `tag`, read through `git` (a
+    /// repository opened for many tags: `tags.rs`).
+    pub(super) fn at_tree(
+        git: Repository,
+        tag: &str,
+        commit: git2::Oid,
+        tree: git2::Oid,
+        origin: &str,
+        how: Origin,
+    ) -> PinnedTree {
+        PinnedTree {
+            repo: git,
+            tree,
+            commit: commit.to_string(),
+            tag: tag.to_string(),
+            origin: origin.to_string(),
+            how,
+            fetched: None,
+        }
+    }
+
+    /// The repository back, for the next tag a reader reads.
+    pub(super) fn into_git(self) -> Repository {
+        self.repo
+    }
+}
