@@ -259,7 +259,10 @@ fn lint_and_explain_judge_by_a_tag_of_the_history() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines[0], "run.md:4:17: KNB002 `turbo` is not a member of `--mode`");
-    assert!(lines[1].starts_with("run.md:4:23: KNB001 `--log-style`"), "{}", r.stdout);
+    // v1.1.0 renamed `--log-format` to `--log-style`: a later build's flag says from when.
+    assert_eq!(lines[1], "run.md:4:23: KNB007 `--log-style` is not a flag of radiance v1.0.0", "{}", r.stdout);
+    let r = knobs(tmp.path(), &["lint", "--catalog-dir", "out", "--tag", "v1.0.0", "--format", "json", "run.md"]);
+    assert!(r.stdout.contains("`--log-style` exists from v1.1.0; this file pins v1.0.0"), "{}", r.stdout);
     let r = knobs(tmp.path(), &["explain", "--catalog-dir", "out", "--tag", "v1.0.1", "--", "--mode"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("radiance v1.0.1") && r.stdout.contains("members     fast, safe\n"), "{}", r.stdout);
@@ -399,4 +402,34 @@ fn a_repository_without_tags_has_no_history() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("--tags `v1*` names no tag of `empty.git`: it has no tags"), "{}", r.stderr);
     assert!(!tmp.path().join("out").exists());
+}
+
+#[test]
+fn from_a_remote_only_the_chosen_tags_the_history_lacks_are_fetched_each_shallow() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let url = format!("file://{}", tmp.path().join("history.git").display());
+    let cached_tags = || -> Vec<String> {
+        let dir = std::fs::read_dir(tmp.path().join(".knobs-cache/repos"))
+            .expect("cache")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.is_dir())
+            .expect("one cached repository");
+        let git = git2::Repository::open_bare(&dir).expect("bare cache");
+        assert!(git.is_shallow(), "each tag at depth 1");
+        let mut tags: Vec<String> =
+            git.tag_names(None).expect("tags").iter().flatten().flatten().map(|t| t.to_string()).collect();
+        tags.sort();
+        tags
+    };
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tags", "v1.0.*", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(cached_tags(), ["v1.0.0", "v1.0.1"], "only the two the pattern names");
+    assert_eq!(tags_of(&history(tmp.path())), ["v1.0.0", "v1.0.1"]);
+    // A wider pattern fetches the tags it adds; the two held are not read again.
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--tags", "..v1.2.0", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(cached_tags(), ["v1.0.0", "v1.0.1", "v1.1.0", "v1.2.0"]);
+    assert_eq!(tags_of(&history(tmp.path())), ["v1.0.0", "v1.0.1", "v1.1.0", "v1.2.0"]);
 }

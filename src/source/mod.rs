@@ -21,6 +21,7 @@ pub use cache::cache_root;
 pub use error::SourceError;
 pub use listing::{fetch_tags, list_tags};
 pub use redact::redact;
+pub use refs::{RemoteTag, Transfer};
 pub use sources::{CppSources, Limits, Wanted, CPP, PYTHON};
 pub use tags::{TagReader, TagRef, TaggedRepo};
 pub use tree::{Origin, PinnedTree, MAX_FILE};
