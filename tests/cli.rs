@@ -58,7 +58,13 @@ fn version_names_the_embedded_catalogues() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let r = run_in(tmp.path(), &["--version"]);
     assert_eq!(r.code, 0);
-    assert_eq!(r.stdout, format!("knobs {} (catalogues: radiance v1.0.13, v1.8.1)\n", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        r.stdout,
+        format!(
+            "knobs {} (catalogues: radiance v1.0.13, v1.8.1; history: llama.cpp, facts only)\n",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
 }
 
 #[test]

@@ -189,7 +189,10 @@ fn knobs_toml_globs_are_read_from_its_folder_not_the_working_directory() {
 fn version_after_a_subcommand_is_knobs_version_and_tag_names_a_catalogue() {
     let t = tree(&[("run.md", b"```sh\nradiance --prefill-interleave 1\n```\n")]);
     // The embedded catalogues are radiance v1.0.13 and v1.8.1.
-    let version = format!("knobs {} (catalogues: radiance v1.0.13, v1.8.1)\n", env!("CARGO_PKG_VERSION"));
+    let version = format!(
+        "knobs {} (catalogues: radiance v1.0.13, v1.8.1; history: llama.cpp, facts only)\n",
+        env!("CARGO_PKG_VERSION")
+    );
     for sub in [&["lint"][..], &["explain"], &["flags"], &["verify"], &["catalog", "check"]] {
         let mut args = sub.to_vec();
         args.push("--version");

@@ -92,6 +92,8 @@ mod fetch;
 // `knobs sync --all-tags`/`--tags`: a history built from a tagged fixture
 // repository, extended, rebuilt, facts only, and read back by every command.
 mod history;
+// The llama.cpp history knobs embeds: facts only, every tag, offline lint and explain.
+mod embedded_history;
 // `knobs sync` when the repository, network, cache or output folder fails:
 // clear errors, nothing half-written, deadlines; written files' modes.
 mod sync_failures;

@@ -29,6 +29,10 @@ mod pattern;
 pub use build::Builder;
 pub use pattern::{PatternError, TagPattern};
 
+/// What a history of facts only says in place of the message a removed
+/// flag is refused with (the message is the engine's sentence).
+pub const REMOVED_UNSAID: &str = "its message is not in a history of facts only (`knobs sync --tag TAG` reads it)";
+
 /// The history file's name inside an engine's catalogue folder.
 pub const FILE_NAME: &str = "history.json";
 
@@ -334,6 +338,11 @@ impl History {
             .map(|f| {
                 let mut f = f.clone();
                 f.help.clear();
+                // Also sentences of the source: what `auto` means, a refusal's message.
+                f.auto_means = None;
+                if f.removed.is_some() {
+                    f.removed = Some(REMOVED_UNSAID.to_string());
+                }
                 flags.id(f)
             })
             .collect();
@@ -701,11 +710,18 @@ mod tests {
         if let Some(f) = b4.flags.iter_mut().find(|f| f.name == "--new") {
             f.help = "reworded".into();
         }
+        if let Some(f) = b4.flags.iter_mut().find(|f| f.name == "--mode") {
+            f.removed = Some("--mode is gone, use --other".into());
+            f.auto_means = Some("the fastest member".into());
+        }
         h.add("k4", &b4);
-        assert_eq!(h.flags.len(), 5);
+        assert_eq!(h.flags.len(), 6);
         let facts = h.facts_only();
         assert!(facts.facts_only && facts.flags.iter().all(|f| f.help.is_empty()));
-        assert_eq!(facts.flags.len(), 4, "the reworded --new is the same fact");
+        assert_eq!(facts.flags.len(), 5, "the reworded --new is the same fact");
+        let mode = facts.catalog("b4").and_then(|c| c.flag("--mode")).cloned().expect("--mode");
+        assert_eq!(mode.removed.as_deref(), Some(REMOVED_UNSAID), "the source's sentence is not kept");
+        assert_eq!(mode.auto_means, None);
         assert_eq!(facts.flag_presence("--new"), [2..=3]);
         assert_eq!(facts.catalog("b4").and_then(|c| c.flag("--new")).map(|f| f.kind), Some(Kind::Int));
     }

@@ -296,6 +296,17 @@ impl Store {
         out
     }
 
+    /// The engines with an embedded history (nothing is parsed).
+    pub fn embedded_histories() -> Vec<String> {
+        let mut out: Vec<String> = crate::embedded::CATALOGS
+            .dirs()
+            .filter(|d| d.files().any(|f| f.path().file_name().is_some_and(|n| n == HISTORY)))
+            .map(|d| d.path().display().to_string())
+            .collect();
+        out.sort();
+        out
+    }
+
     /// The tags of an engine's embedded catalogues, from their file names
     /// (nothing is parsed).
     pub fn embedded_tags(engine: &str) -> Vec<String> {

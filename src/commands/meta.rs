@@ -6,8 +6,8 @@ use miette::{IntoDiagnostic, Result};
 use super::{Outcome, Run};
 use crate::cli::{Cli, Shell};
 
-/// `0.1.0 (catalogues: radiance v1.0.13, v1.8.1)`, read from the embedded
-/// file names only, so start-up parses nothing.
+/// `0.1.0 (catalogues: radiance v1.0.13, v1.8.1; history: llama.cpp, facts
+/// only)`, read from the embedded file names only, so start-up parses nothing.
 pub fn version_text() -> &'static str {
     static TEXT: std::sync::LazyLock<String> = std::sync::LazyLock::new(compute_version);
     TEXT.as_str()
@@ -21,7 +21,10 @@ fn compute_version() -> String {
         engines.push(format!("{engine} {}", tags.join(", ")));
     }
     engines.sort();
-    format!("{} (catalogues: {})", env!("CARGO_PKG_VERSION"), engines.join("; "))
+    let histories = crate::catalog::store::Store::embedded_histories();
+    let histories =
+        if histories.is_empty() { String::new() } else { format!("; history: {}, facts only", histories.join(", ")) };
+    format!("{} (catalogues: {}{histories})", env!("CARGO_PKG_VERSION"), engines.join("; "))
 }
 
 pub fn completions(shell: Shell, io: &mut Run<'_>) -> Result<Outcome> {

@@ -51,7 +51,7 @@ pub struct Build {
 }
 
 /// What explain says for a help text that a history of facts only left out.
-pub const NO_HELP: &str = "not embedded (knobs embeds facts only): run `knobs sync` for help texts";
+pub const NO_HELP: &str = "not in this history, which holds facts only: run `knobs sync --tag TAG` for help texts";
 
 /// What a subject resolved to.
 pub enum Topic {

@@ -72,7 +72,9 @@ pub(crate) fn group<'a>(
                     }
                     v
                 });
-            let mut own = std::mem::take(&mut scan_out.refs);
+            // Which of the file's refs a pinned section takes, by their
+            // place in the file's scan (taken once, after every pin).
+            let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
             for pin in pins {
                 let Some(c) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) else { continue };
                 // Read again as that version reads it (which flags take values).
@@ -82,20 +84,16 @@ pub(crate) fn group<'a>(
                     .collect();
                 groups.push((c, refs));
                 // ...and those refs leave the file's group.
-                let mine: Vec<std::ops::Range<usize>> = scan_out
-                    .sections
-                    .iter()
-                    .filter(|s| s.pin.as_deref() == Some(pin.as_str()))
-                    .map(|s| s.refs.clone())
-                    .collect();
-                own = own
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(i, _)| !mine.iter().any(|r| r.contains(i)))
-                    .map(|(_, r)| r)
-                    .collect();
+                taken.extend(
+                    scan_out.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())).map(|s| s.refs.clone()),
+                );
             }
-            scan_out.refs = own;
+            scan_out.refs = std::mem::take(&mut scan_out.refs)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !taken.iter().any(|r| r.contains(i)))
+                .map(|(_, r)| r)
+                .collect();
         } else if let Some((pin, _)) = scan_out.pins.first().cloned() {
             if let Some(pinned) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) {
                 catalog = pinned;
