@@ -17,7 +17,7 @@ repo="${1:?usage: scripts/vllm.sh VLLM_GIT_DIR [TAGS…]}"
 shift
 tags=("$@")
 [ ${#tags[@]} -gt 0 ] || tags=(v0.6.0 v0.8.3 v0.10.0 v0.15.0 v0.20.1)
-knobs="${KNOBS:-$here/target/debug/knobs}"
+knobs="${KNOBS:-$(bash "$here/scripts/target-dir.sh")/debug/knobs}"
 scratch="${KNOBS_VLLM_SCRATCH:-$(mktemp -d)}"
 mkdir -p "$scratch/src"
 repo="$(cd "$repo" && pwd)"
@@ -52,5 +52,21 @@ PY
     fi
     prev="$tag"
 done
+# The stale lines the issue lists, in a runbook and an env file pinned to
+# the newest tag synced: each flag or key one of the earlier tags had and
+# the newest lacks is KNB007 (with every synced tag beside it).
+newest="${tags[${#tags[@]}-1]}"
+rm -rf stale && mkdir -p stale/svc && cp -a out stale/catalog
+printf '[pin]\nengine = "vllm"\ntag = "%s"\n\n[catalog]\ndir = "catalog"\n' "$newest" > stale/knobs.toml
+cat > stale/svc/serve.md <<'MD'
+# serve
+
+```sh
+vllm serve m --use-v2-block-manager --device cuda --swap-space 4 --disable-log-requests --task generate --speculative-model d
+```
+MD
+printf 'VLLM_ATTENTION_BACKEND=FLASH_ATTN\n' > stale/svc/vllm.env
+echo "== stale lines judged by $newest"
+(cd stale && git init -q . && "$knobs" lint --format short svc) || true
 echo "scratch: $scratch"
 exit $status

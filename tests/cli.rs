@@ -132,3 +132,13 @@ fn a_broken_pipe_is_not_an_error() {
     assert_eq!(out.status.code(), Some(0), "stderr: {}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn the_engine_option_names_every_built_in_profile() {
+    let t = crate::support::tree(&[]);
+    let r = crate::support::run_in(t.path(), &["lint", "--help"]);
+    let help = crate::support::flat(&r.stdout);
+    for p in knobs::catalog::profile::builtins() {
+        assert!(help.contains(&p.name), "`{}` is not named in --engine's help: {help}", p.name);
+    }
+}

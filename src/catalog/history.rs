@@ -231,6 +231,15 @@ impl History {
         Ok(h)
     }
 
+    /// The repository a history names, read without building the rest.
+    pub fn repo_of(text: &str) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Head {
+            repo: String,
+        }
+        serde_json::from_str::<Head>(text).ok().map(|h| h.repo)
+    }
+
     /// Every index in range, so that nothing later indexes out of bounds.
     fn check(&self) -> Result<(), String> {
         let (states, flags, metrics, env) =

@@ -135,7 +135,8 @@ impl Store {
                     catalogs.push(parse(&Path::new("catalog").join(file.path()), text)?);
                 } else if name == HISTORY {
                     let text = file.contents_utf8().unwrap_or("");
-                    embedded_history = Some(History::parse(&Path::new("catalog").join(file.path()), text)?);
+                    // Parsed only when it is used (below).
+                    embedded_history = Some((Path::new("catalog").join(file.path()), text));
                 }
             }
         }
@@ -213,8 +214,19 @@ impl Store {
         // The embedded history, like the embedded catalogues, only beside
         // what was synced from its own repository.
         let history_embedded = history.is_none();
-        let history =
-            history.or_else(|| embedded_history.filter(|h| synced_repos.is_empty() || synced_repos.contains(&h.repo)));
+        let history = match (history, embedded_history) {
+            (Some(h), _) => Some(h),
+            (None, None) => None,
+            (None, Some((path, text))) => {
+                let used =
+                    synced_repos.is_empty() || synced_repos.contains(&History::repo_of(text).unwrap_or_default());
+                if used {
+                    Some(History::parse(&path, text)?)
+                } else {
+                    None
+                }
+            }
+        };
         let history_embedded = history_embedded && history.is_some();
         Ok(Store { catalogs, origin: origins.join(" and "), aside, embedded, synced_repos, history, history_embedded })
     }
