@@ -219,3 +219,34 @@ fn a_config_file_named_in_knobs_toml_replaces_every_era() {
     assert_eq!(r.code, 2, "b3000 has no common/arg.cpp: {}", r.stdout);
     assert!(support::flat(&r.stderr).contains("common/arg.cpp"), "{}", r.stderr);
 }
+
+/// A history across the era change: `sync --all-tags` reads each tag from
+/// its own era's files (b3000 and b3500 from common.cpp, b4100 from
+/// arg.cpp), and every command then judges by the tag it is given: b3000's
+/// server-only `--tls-key` exists there and not in b4100, and `--seed`
+/// (in all three) spans every tag.
+#[test]
+fn a_history_across_the_era_change_reads_each_tag_from_its_era() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    let r = knobs(tmp.path(), &["sync", "--engine", "llama.cpp", "--repo", "llama.git", "--all-tags", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains(": 3 tags, 3 states; 3 extracted now"), "{}", r.stdout);
+    let b3000 = sync(tmp.path(), "b3000");
+    let show = |tag: &str| {
+        let r = knobs(
+            tmp.path(),
+            &["catalog", "show", tag, "--engine", "llama.cpp", "--catalog-dir", "out", "--format", "toml"],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        knobs::catalog::store::parse(Path::new("shown.toml"), &r.stdout).expect("a catalogue")
+    };
+    // The history's b3000 is the single-tag sync's b3000.
+    assert_eq!(by_name(&show("b3000")), by_name(&b3000));
+    let b4100 = show("b4100");
+    assert!(b4100.flag("--tls-key").is_none() && b3000.flag("--tls-key").is_some());
+    assert!(b4100.flags.iter().all(|f| f.location.starts_with("common/arg.cpp")), "b4100 reads arg.cpp only");
+    let r = knobs(tmp.path(), &["explain", "--engine", "llama.cpp", "--catalog-dir", "out", "--", "--seed"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("b3000–"), "{}", r.stdout);
+}
