@@ -103,10 +103,13 @@ def synthetic_history(tags, states):
             path, _, line = rec["location"].rpartition(":")
             rec["location"] = path
             st["metrics"].append([intern(metrics, metric_ids, rec), int(line) if line.isdigit() else 0])
+        # A state's tuples are one string of numbers (history schema 2).
+        st["flags"] = ",".join(str(n) for t in st["flags"] for n in t)
+        st["metrics"] = ",".join(str(n) for t in st["metrics"] for n in t)
         out_states.append(st)
     src = cats[1]["source"]
     return {
-        "schema": 1, "engine": "radiance", "repo": src["repo"], "knobs_version": src["knobs_version"],
+        "schema": 2, "engine": "radiance", "repo": src["repo"], "knobs_version": src["knobs_version"],
         "facts_only": False,
         "tags": [{"tag": f"v0.{t // 1000}.{t % 1000}", "commit": f"{t:040x}", "state": t % states}
                  for t in range(tags)],
