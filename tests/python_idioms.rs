@@ -277,3 +277,35 @@ fn what_cannot_be_settled_is_warned_about() {
     assert!(c.env_keys.is_empty());
     assert_eq!(c.metrics.len(), 1);
 }
+
+/// The same repository as a history: `sync --all-tags` reads a Python
+/// engine's tag once for its options, env keys and metrics, and each tag of
+/// the history is the catalogue a single-tag sync writes.
+#[test]
+fn a_python_repository_builds_a_history_of_every_tag() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let r =
+        support::knobs(tmp.path(), &["sync", "--engine", "vllm", "--repo", "vllm.git", "--all-tags", "--out", "hist"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(": 2 tags, 2 states; 2 extracted now (2 flag sets, 2 metric sets read), 0 shared"),
+        "{}",
+        r.stdout
+    );
+    for tag in ["v0.1.0", "v0.2.0"] {
+        sync(tmp.path(), tag);
+        let single = std::fs::read_to_string(tmp.path().join(format!("out/vllm/{tag}.toml"))).expect("synced");
+        let r = support::knobs(
+            tmp.path(),
+            &["catalog", "show", tag, "--engine", "vllm", "--catalog-dir", "hist", "--format", "toml"],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let from_history = knobs::catalog::store::parse(Path::new("shown.toml"), &r.stdout).expect("parses");
+        let single = knobs::catalog::store::parse(Path::new("single.toml"), &single).expect("parses");
+        assert_eq!(from_history.flags, single.flags, "{tag}: the same options");
+        assert_eq!(from_history.env_keys, single.env_keys, "{tag}: the same env keys");
+        assert!(!single.env_keys.is_empty(), "the fixture's env table is read");
+        assert_eq!(from_history.metrics, single.metrics, "{tag}: the same metrics");
+    }
+}

@@ -12,10 +12,10 @@ use std::sync::mpsc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::pinned::{FlagFiles, MetricFiles};
+use super::pinned::{python_catalogue, FlagFiles, MetricFiles};
 use crate::catalog::history::{Builder, History};
-use crate::catalog::model::{Flag, Metric};
-use crate::catalog::profile::Profile;
+use crate::catalog::model::{Catalog, Flag, Metric};
+use crate::catalog::profile::{Language, Profile};
 use crate::source::{SourceError, TagReader, TagRef, TaggedRepo};
 
 /// How many distinct warnings a report keeps (each with its first tag).
@@ -133,6 +133,15 @@ struct Keyed {
 
 fn keyed(reader: &TagReader, profile: &Profile, tag: TagRef) -> Result<Keyed, SourceError> {
     let spec = profile.extract_for(&tag.name);
+    if spec.language == Language::Python {
+        // One reading gives flags, env keys and metrics: one key for all,
+        // from every file or folder the Python pipeline reads.
+        let paths = super::python::paths(spec);
+        let ids = reader.path_ids(&tag, &paths)?;
+        let missing = paths.iter().zip(&ids).find(|(_, id)| id.is_none()).map(|(p, _)| format!("no {p}"));
+        let k = format!("py{}", key(&paths, &ids));
+        return Ok(Keyed { flags: k.clone(), metrics: k, missing, tag });
+    }
     let flag_paths: Vec<String> = spec.config.iter().chain(&spec.headers).chain(&spec.validators).cloned().collect();
     let flag_ids = reader.path_ids(&tag, &flag_paths)?;
     let missing = spec.config.iter().zip(&flag_ids).find(|(_, id)| id.is_none()).map(|(p, _)| format!("no {p}"));
@@ -144,11 +153,14 @@ fn keyed(reader: &TagReader, profile: &Profile, tag: TagRef) -> Result<Keyed, So
 enum Job {
     Flags(String, TagRef),
     Metrics(String, TagRef),
+    /// A Python engine's tag: one reading for flags, env keys and metrics.
+    Whole(String, TagRef),
 }
 
 enum Done {
     Flags(String, TagRef, Result<(Vec<Flag>, Vec<String>), String>),
     Metrics(String, TagRef, Result<(Vec<Metric>, Vec<String>), String>),
+    Whole(String, TagRef, Result<(Box<Catalog>, Vec<String>), String>),
 }
 
 fn run(reader: &mut Result<TagReader, String>, job: &Job, profile: &Profile, queries: &[String]) -> Done {
@@ -173,6 +185,16 @@ fn run(reader: &mut Result<TagReader, String>, job: &Job, profile: &Profile, que
                 files.map_err(|e| e.to_string())?.extract(prefixes).map_err(|e| e.to_string())
             })();
             Done::Metrics(key.clone(), tag.clone(), read)
+        }
+        Job::Whole(key, tag) => {
+            let read = (|| {
+                let reader = reader.as_mut().map_err(|e| e.clone())?;
+                let tree = reader.pinned(tag).map_err(|e| e.to_string())?;
+                let built = python_catalogue(&tree, profile);
+                reader.restore(tree);
+                built.map(|b| (Box::new(b.catalog), b.warnings)).map_err(|e| e.to_string())
+            })();
+            Done::Whole(key.clone(), tag.clone(), read)
         }
     }
 }
@@ -222,6 +244,12 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
     let mut jobs = Vec::new();
     let mut queued: FxHashSet<String> = FxHashSet::default();
     for k in todo.iter().filter(|k| k.missing.is_none()) {
+        if k.flags == k.metrics {
+            if !builder.has_flags(&k.flags) && queued.insert(format!("f{}", k.flags)) {
+                jobs.push(Job::Whole(k.flags.clone(), k.tag.clone()));
+            }
+            continue;
+        }
         if !builder.has_flags(&k.flags) && queued.insert(format!("f{}", k.flags)) {
             jobs.push(Job::Flags(k.flags.clone(), k.tag.clone()));
         }
@@ -280,6 +308,16 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
                     read_for.insert(tag.name.clone());
                     warn(&tag, ws);
                 }
+                Done::Whole(key, tag, Ok((c, ws))) => {
+                    let c = *c;
+                    builder.intern_flags(&key, c.flags);
+                    builder.intern_env_keys(&key, c.env_keys);
+                    builder.intern_metrics(&key, c.metrics);
+                    (flag_sets, metric_sets) = (flag_sets + 1, metric_sets + 1);
+                    read_for.insert(tag.name.clone());
+                    warn(&tag, ws);
+                }
+                Done::Whole(key, _, Err(why)) => drop(failed.insert(format!("f{key}"), why)),
                 Done::Flags(key, _, Err(why)) => drop(failed.insert(format!("f{key}"), why)),
                 Done::Metrics(key, _, Err(why)) => drop(failed.insert(format!("m{key}"), why)),
             }

@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::{split_location, History, State};
-use crate::catalog::model::{Catalog, Flag, Metric, Provenance};
+use crate::catalog::model::{Catalog, EnvKey, Flag, Metric, Provenance};
 
 /// Joins a state's flag key and metric key.
 const SEPARATOR: char = '|';
@@ -23,6 +23,10 @@ pub struct Builder {
     metric_ids: FxHashMap<String, u32>,
     flag_sets: FxHashMap<String, Vec<[u32; 3]>>,
     metric_sets: FxHashMap<String, Vec<[u32; 2]>>,
+    env_ids: FxHashMap<String, u32>,
+    /// Engine-wide env keys, read with the flags (a Python engine's env
+    /// table): under the flag key.
+    env_sets: FxHashMap<String, Vec<[u32; 2]>>,
     states: FxHashMap<String, u32>,
 }
 
@@ -69,6 +73,8 @@ impl Builder {
             metric_ids: index(&history.metrics),
             flag_sets: FxHashMap::default(),
             metric_sets: FxHashMap::default(),
+            env_ids: index(&history.env_keys),
+            env_sets: FxHashMap::default(),
             states: FxHashMap::default(),
             history,
         };
@@ -78,6 +84,9 @@ impl Builder {
             if let Some((flags, metrics)) = s.key.split_once(SEPARATOR) {
                 b.flag_sets.entry(flags.to_string()).or_insert_with(|| s.flags.clone());
                 b.metric_sets.entry(metrics.to_string()).or_insert_with(|| s.metrics.clone());
+                if !s.env_keys.is_empty() {
+                    b.env_sets.entry(flags.to_string()).or_insert_with(|| s.env_keys.clone());
+                }
             }
         }
         b
@@ -131,6 +140,20 @@ impl Builder {
         self.metric_sets.insert(key.to_string(), set);
     }
 
+    /// Interns the engine-wide env keys read with the flags of `key`.
+    pub fn intern_env_keys(&mut self, key: &str, keys: Vec<EnvKey>) {
+        let mut keys = keys;
+        keys.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut set = Vec::with_capacity(keys.len());
+        for mut record in keys {
+            let (path, line) = split_location(&record.location);
+            let (path, line) = (path.to_string(), line);
+            record.location = path;
+            set.push([intern(&mut self.history.env_keys, &mut self.env_ids, record), line]);
+        }
+        self.env_sets.insert(key.to_string(), set);
+    }
+
     /// Points `tag` at the state of the flag set `flags` and the metric set
     /// `metrics` (both interned before), made when no tag had it. `None`
     /// when a set is not held; else true when the state is new.
@@ -143,7 +166,7 @@ impl Builder {
                     key: key.clone(),
                     flags: self.flag_sets.get(flags)?.clone(),
                     metrics: self.metric_sets.get(metrics)?.clone(),
-                    env_keys: Vec::new(),
+                    env_keys: self.env_sets.get(flags).cloned().unwrap_or_default(),
                 };
                 self.history.states.push(state);
                 let id = u32::try_from(self.history.states.len() - 1).unwrap_or(u32::MAX);
