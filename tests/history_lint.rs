@@ -493,3 +493,18 @@ fn an_engine_wide_env_key_says_when_it_went_or_from_when_it_is_read() {
         r.stderr
     );
 }
+
+#[test]
+fn a_member_an_open_set_no_longer_lists_says_when_it_left_the_list() {
+    // The fixtures: v0.10.0 lists `custom` (a closed set); v0.20.1's set
+    // (at v0.15.0 and v0.20.1 here) is open and does not list it.
+    let compose = b"services:\n  v:\n    image: vllm/vllm-openai:v0.15.0\n    command: [\"--tokenizer-mode\", \"custom\"]\n  w:\n    image: vllm/vllm-openai:v0.15.0\n    command: [\"--tokenizer-mode\", \"my-registered-mode\"]\n";
+    let t = project(&vllm(), &[("compose.yaml", compose)]);
+    let r = lint(t.path(), "vllm", &[]);
+    assert_eq!(
+        findings(&r),
+        ["KNB002 4:36 `custom` is no longer a member of `--tokenizer-mode` in vllm v0.15.0 | `custom` was removed in v0.15.0 (the last build that lists it is v0.10.0); the set is open, so v0.15.0 passes it on as another name. It lists `auto`, `hf`, `slow`, `mistral`, `deepseek_v32`, `deepseek_v4`"],
+        "a name no build listed is the open set's business: {}",
+        r.stderr
+    );
+}

@@ -7,7 +7,8 @@ use super::super::tag::{compare_tags, same_tag};
 /// A `--tags` pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TagPattern {
-    /// `*` any run of characters, `?` one character, the rest literal.
+    /// `*` any run of characters, `?` one character, `[0-2]`/`[abc]` one of
+    /// a set (`[!…]` one not in it), the rest literal.
     Glob(String),
     /// Both ends included; an end left out is open.
     Range { from: Option<String>, to: Option<String> },
@@ -20,7 +21,7 @@ pub enum PatternError {
     Empty,
     #[error("--tags `{0}` has more than one `..`: a range is FROM..TO, either end optional")]
     TwoRanges(String),
-    #[error("--tags `{0}`: an end of a range is a tag, not a glob (`*` and `?` are for globs)")]
+    #[error("--tags `{0}`: an end of a range is a tag, not a glob (`*`, `?` and `[…]` are for globs)")]
     GlobInRange(String),
     #[error("--tags `{pattern}`: {from} comes after {to} in tag order; write the older tag first")]
     Reversed { pattern: String, from: String, to: String },
@@ -36,7 +37,7 @@ impl TagPattern {
         if to.contains("..") {
             return Err(PatternError::TwoRanges(text.to_string()));
         }
-        if text.contains(['*', '?']) {
+        if text.contains(['*', '?', '[']) {
             return Err(PatternError::GlobInRange(text.to_string()));
         }
         let end = |s: &str| (!s.is_empty()).then(|| s.to_string());
@@ -66,7 +67,12 @@ impl TagPattern {
     /// the most similar to its literal part.
     pub fn nearest(&self, sorted: &[String], n: usize) -> Vec<String> {
         match self {
-            TagPattern::Glob(g) => crate::suggest::most_similar(&g.replace(['*', '?'], ""), sorted.iter().cloned(), n),
+            TagPattern::Glob(g) => {
+                let literal: String = g.chars().filter(|c| !"*?[]!".contains(*c)).collect();
+                let mut near = crate::suggest::most_similar(&literal, sorted.iter().cloned(), n);
+                near.sort_by(|a, b| compare_tags(a, b));
+                near
+            }
             TagPattern::Range { from, to } => {
                 let Some(end) = from.as_ref().or(to.as_ref()) else { return Vec::new() };
                 let at = sorted.partition_point(|t| compare_tags(t, end).is_lt());
@@ -78,32 +84,64 @@ impl TagPattern {
     }
 }
 
-/// `*` and `?` over bytes (tags are ASCII in practice; a multi-byte
-/// character is matched by `*`, or byte by byte).
+/// `*`, `?` and `[…]` over bytes (tags are ASCII in practice; a
+/// multi-byte character is matched by `*`, or byte by byte). A `[` with no
+/// closing `]` is a literal `[`.
 fn glob(p: &[u8], s: &[u8]) -> bool {
     let (mut pi, mut si) = (0, 0);
     let mut star: Option<(usize, usize)> = None;
     while si < s.len() {
-        match p.get(pi) {
+        let step = match p.get(pi) {
             Some(b'*') => {
                 star = Some((pi, si));
                 pi += 1;
+                continue;
             }
-            Some(c) if *c == b'?' || *c == s[si] => {
-                pi += 1;
+            Some(b'?') => Some(1),
+            Some(b'[') => match class(&p[pi..], s[si]) {
+                Some((true, len)) => Some(len),
+                Some((false, _)) => None,
+                None => (s[si] == b'[').then_some(1),
+            },
+            Some(c) => (*c == s[si]).then_some(1),
+            None => None,
+        };
+        match (step, star) {
+            (Some(len), _) => {
+                pi += len;
                 si += 1;
             }
-            _ => match star {
-                Some((sp, ss)) => {
-                    pi = sp + 1;
-                    si = ss + 1;
-                    star = Some((sp, ss + 1));
-                }
-                None => return false,
-            },
+            (None, Some((sp, ss))) => {
+                pi = sp + 1;
+                si = ss + 1;
+                star = Some((sp, ss + 1));
+            }
+            (None, None) => return false,
         }
     }
     p[pi.min(p.len())..].iter().all(|c| *c == b'*')
+}
+
+/// A `[…]` set at the start of `p` against `c`: whether `c` is in it and
+/// the set's length; `None` when there is no closing `]`.
+fn class(p: &[u8], c: u8) -> Option<(bool, usize)> {
+    let negated = p.get(1) == Some(&b'!');
+    let start = if negated { 2 } else { 1 };
+    // A `]` first in the set is one of its members.
+    let close = start + 1 + p.get(start + 1..)?.iter().position(|b| *b == b']')?;
+    let set = p.get(start..close)?;
+    let mut found = false;
+    let mut i = 0;
+    while i < set.len() {
+        if set.get(i + 1) == Some(&b'-') && i + 2 < set.len() {
+            found |= (set[i]..=set[i + 2]).contains(&c);
+            i += 3;
+        } else {
+            found |= set[i] == c;
+            i += 1;
+        }
+    }
+    Some((found != negated, close + 1))
 }
 
 #[cfg(test)]
@@ -116,6 +154,11 @@ mod tests {
         assert!(g.matches("b4") && g.matches("b4999") && !g.matches("b5000") && !g.matches("xb4"));
         let q = TagPattern::parse("v1.?.0").expect("glob");
         assert!(q.matches("v1.8.0") && !q.matches("v1.10.0"));
+        let c = TagPattern::parse("v0.1[0-2].*").expect("glob");
+        assert!(c.matches("v0.10.0") && c.matches("v0.12.1rc1") && !c.matches("v0.13.0") && !c.matches("v0.1.0"));
+        let not = TagPattern::parse("b[!4]*").expect("glob");
+        assert!(not.matches("b5000") && !not.matches("b4000"));
+        assert!(TagPattern::parse("v[1").expect("glob").matches("v[1"), "an open `[` is literal");
         let r = TagPattern::parse("b999..b4100").expect("range");
         assert!(
             r.matches("b999") && r.matches("b4100") && r.matches("b1000") && !r.matches("b4101") && !r.matches("b99")
@@ -131,6 +174,7 @@ mod tests {
         assert_eq!(TagPattern::parse(" "), Err(PatternError::Empty));
         assert_eq!(TagPattern::parse("a..b..c"), Err(PatternError::TwoRanges("a..b..c".into())));
         assert_eq!(TagPattern::parse("b4*..b5"), Err(PatternError::GlobInRange("b4*..b5".into())));
+        assert_eq!(TagPattern::parse("b[4]..b5"), Err(PatternError::GlobInRange("b[4]..b5".into())));
         let e = TagPattern::parse("b5000..b4000").err().map(|e| e.to_string()).unwrap_or_default();
         assert_eq!(e, "--tags `b5000..b4000`: b5000 comes after b4000 in tag order; write the older tag first");
     }

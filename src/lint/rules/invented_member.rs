@@ -36,6 +36,7 @@ pub const RULE: Rule = Rule {
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     env_key_member(s, ctx, out);
+    dropped_from_open_set(s, ctx, out);
     let Verdict::NotMember(bad) = &s.verdict else { return };
     let Some((flag, _, span)) = s.setting() else { return };
     // An option read as the value: swallowed-option's finding.
@@ -65,6 +66,32 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         span,
         message: format!("`{bad}` is not a member of {}", s.written()),
         help: Some(help),
+        fix: None,
+    });
+}
+
+/// A value an open member set takes (anything else is passed on as a
+/// name) that earlier builds listed and the pinned one no longer does: the
+/// history says when it left the list.
+fn dropped_from_open_set(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    if s.verdict != Verdict::Fine {
+        return;
+    }
+    let Some((flag, value, span)) = s.setting() else { return };
+    let open = flag.members_from.as_ref().is_some_and(|m| !m.closed);
+    if !open || flag.members.is_empty() || flag.members.iter().any(|m| m == value) || flag.list {
+        return;
+    }
+    let Some((last, gone)) = ctx.member_removal(&flag.name, value) else { return };
+    out.push(Violation {
+        rule: &RULE,
+        span,
+        message: format!("`{value}` is no longer a member of {} in {}", s.written(), ctx.build()),
+        help: Some(format!(
+            "`{value}` was removed in {gone} (the last build that lists it is {last}); the set is open, so {} passes it on as another name. It lists {}",
+            ctx.catalog.source.tag,
+            members_list(flag)
+        )),
         fix: None,
     });
 }
