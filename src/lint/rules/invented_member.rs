@@ -5,7 +5,9 @@
 //! or an env file — against the members the validator accepts, and names the
 //! members and where the validator lists them. With the engine's history,
 //! a member a later build added says from which tag it exists, and one an
-//! earlier build accepted in which tag it was removed.
+//! earlier build accepted in which tag it was removed — also for an open
+//! set (one that passes any other word on as a name), when the value is a
+//! member an earlier build listed and the pinned one no longer does.
 //!
 //! ## Why is this bad?
 //! `config_parse` refuses an unknown member at boot. An invented member
