@@ -100,7 +100,7 @@ fn a_trio_pinning_an_uncatalogued_build_gets_a_warning() {
     // Said once for the folder, as a warning, never a silent fallback.
     assert_eq!(
         r.stderr,
-        "warning: svc/image.env pins radiance 2.0.0, which has no catalogue: the files in svc are judged against v1.8.1 instead (run `knobs sync --tag 2.0.0`)\n"
+        "warning: svc/image.env pins radiance 2.0.0, which has no catalogue of its own: the files in svc are judged against v1.8.1, the nearest earlier tag catalogued (run `knobs sync --tag 2.0.0`)\n"
     );
 }
 

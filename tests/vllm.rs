@@ -251,3 +251,25 @@ fn a_file_named_by_config_is_read_as_options() {
     assert_eq!(v["summary"]["files"], 2, "named and given: still once: {}", both.stdout);
     assert_eq!(v["findings"].as_array().map(Vec::len), Some(6), "{}", both.stdout);
 }
+
+/// A pin between two catalogued versions, with no history, is judged by
+/// the nearest earlier one (not the newest): `--swap-space` is v0.10.0's
+/// and gone from v0.20.1, so a v0.11.0 pin is not told it is removed.
+#[test]
+fn a_pin_between_two_catalogues_is_judged_by_the_nearest_earlier() {
+    let cat = support::fixtures().join("vllm/catalog");
+    let t = support::tree(&[(
+        "compose.yaml",
+        b"services:\n  v:\n    image: vllm/vllm-openai:v0.11.0\n    command: [\"--model\", \"m\", \"--swap-space\", \"4\"]\n",
+    )]);
+    let cat = cat.display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "compose.yaml"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    assert!(
+        support::flat(&r.stderr).contains(
+            "compose.yaml: pins vllm v0.11.0, which has no catalogue of its own: judged against v0.10.0, the nearest earlier tag catalogued (run `knobs sync --tag v0.11.0`)"
+        ),
+        "{}",
+        r.stderr
+    );
+}

@@ -208,10 +208,11 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
         let pinned = settings.pinned(pin);
         if let Some((c, true)) = pinned {
             folder.note = Some(format!(
-                "{} pins {} {pin}, which has no catalogue of its own: the files in {dir} are judged against {}, the nearest earlier tag",
+                "{} pins {} {pin}, which has no catalogue of its own: the files in {dir} are judged against {}, the nearest earlier tag{}",
                 by.display(),
                 settings.catalog.source.engine,
-                c.source.tag
+                c.source.tag,
+                settings.sync_hint(pin)
             ));
         } else if pinned.is_none() {
             folder.note = Some(format!(

@@ -48,8 +48,10 @@ pub(crate) fn group<'a>(
             Some((c, false)) => Some(c),
             Some((c, true)) => {
                 let note = format!(
-                    "{shown}: pins {} {pin}, which has no catalogue of its own: judged against {}, the nearest earlier tag",
-                    settings.catalog.source.engine, c.source.tag
+                    "{shown}: pins {} {pin}, which has no catalogue of its own: judged against {}, the nearest earlier tag{}",
+                    settings.catalog.source.engine,
+                    c.source.tag,
+                    settings.sync_hint(pin)
                 );
                 note_once(note, notes);
                 Some(c)

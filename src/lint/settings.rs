@@ -173,8 +173,19 @@ impl<'a> Settings<'a> {
         self
     }
 
+    /// What a note on a pin judged by the nearest earlier catalogue adds
+    /// when there is no history (which would hold every tag): how to get
+    /// the pin's own.
+    pub(crate) fn sync_hint(&self, pin: &str) -> String {
+        if self.history.is_some() {
+            String::new()
+        } else {
+            format!(" catalogued (run `knobs sync --tag {pin}`)")
+        }
+    }
+
     /// The catalogue a pin to `tag` is judged against: a catalogued
-    /// version's, else the history's own of that tag, else — an untagged or
+    /// version's, else the history's own of that tag, else (with or without a history) — an untagged or
     /// uncatalogued build — the nearest earlier tag's (the second value is
     /// then true). `None`: nothing catalogued at or before it.
     pub(crate) fn pinned(&self, tag: &str) -> Option<(&'a Catalog, bool)> {
@@ -182,12 +193,17 @@ impl<'a> Settings<'a> {
         if let Some(c) = all.iter().find(|c| same_tag(&c.source.tag, tag)) {
             return Some((c, false));
         }
-        let h = self.history?;
+        let file = all.iter().rev().find(|c| compare_tags(&c.source.tag, tag).is_le());
+        let Some(h) = self.history else {
+            // No history: the nearest earlier catalogue file, if one is.
+            return file.map(|f| (f, true));
+        };
         if let Some(c) = h.catalog(tag) {
             return Some((c, false));
         }
-        let earlier = h.nearest_before(tag).and_then(|i| h.catalog_at(i))?;
-        let file = all.iter().rev().find(|c| compare_tags(&c.source.tag, tag).is_le());
+        let Some(earlier) = h.nearest_before(tag).and_then(|i| h.catalog_at(i)) else {
+            return file.map(|f| (f, true));
+        };
         match file {
             Some(f) if compare_tags(&f.source.tag, &earlier.source.tag).is_gt() => Some((f, true)),
             _ => Some((earlier, true)),
