@@ -433,3 +433,27 @@ fn from_a_remote_only_the_chosen_tags_the_history_lacks_are_fetched_each_shallow
     assert_eq!(cached_tags(), ["v1.0.0", "v1.0.1", "v1.1.0", "v1.2.0"]);
     assert_eq!(tags_of(&history(tmp.path())), ["v1.0.0", "v1.0.1", "v1.1.0", "v1.2.0"]);
 }
+
+#[test]
+fn a_history_rebuilt_from_a_remote_fetches_every_tag_again() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let url = format!("file://{}", tmp.path().join("history.git").display());
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--all-tags", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Written by another knobs, and the cache gone (a fresh CI machine).
+    let path = tmp.path().join("out/radiance/history.json");
+    let text = std::fs::read_to_string(&path).expect("history");
+    let older = text.replacen(
+        &format!("\"knobs_version\":\"{}\"", env!("CARGO_PKG_VERSION")),
+        "\"knobs_version\":\"0.0.1\"",
+        1,
+    );
+    assert_ne!(older, text, "the version is in the file");
+    std::fs::write(&path, older).expect("write");
+    std::fs::remove_dir_all(tmp.path().join(".knobs-cache")).expect("cache");
+    let r = knobs(tmp.path(), &["sync", "--repo", &url, "--all-tags", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("rebuilt, not extended: it was written by knobs 0.0.1"), "{}", r.stdout);
+    assert!(r.stdout.contains(": 5 tags, 4 states;"), "{}", r.stdout);
+}

@@ -508,3 +508,13 @@ fn a_member_an_open_set_no_longer_lists_says_when_it_left_the_list() {
         r.stderr
     );
 }
+
+#[test]
+fn history_of_what_is_not_a_flag_is_an_error_that_says_how_to_ask() {
+    let t = tree(&[]);
+    let r = run_in(t.path(), &["explain", "--history", "KNB001"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let flat = crate::support::flat(&r.stderr);
+    assert!(flat.contains("`--history` lists the changes of a flag, and `KNB001` is not one"), "{flat}");
+    assert!(flat.contains("give a flag: `knobs explain --history -- --FLAG`"), "{flat}");
+}

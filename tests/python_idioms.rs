@@ -309,3 +309,28 @@ fn a_python_repository_builds_a_history_of_every_tag() {
         assert_eq!(from_history.metrics, single.metrics, "{tag}: the same metrics");
     }
 }
+
+/// A source whose parser-building calls fan out (each function calling the
+/// next ten times, eight deep: 10^8 paths) is cut off with a warning, and
+/// what was read first is kept — a hostile tree cannot stall a sync.
+#[test]
+fn calls_that_fan_out_are_cut_off_with_a_warning() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = tmp.path().join("src");
+    let dir = src.join("vllm/entrypoints/openai");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let mut py = String::from("def make_arg_parser(parser):\n    f1(parser)\n    return parser\n\n");
+    for i in 1..8 {
+        py.push_str(&format!("def f{i}(p):\n{}\n", format!("    f{}(p)\n", i + 1).repeat(10)));
+    }
+    py.push_str("def f8(p):\n    p.add_argument(\"--fanned-out\", type=int, default=1)\n");
+    std::fs::write(dir.join("cli_args.py"), py).expect("write");
+    std::fs::write(src.join("vllm/envs.py"), "environment_variables = {}\n").expect("write");
+    support::build_repo(&tmp.path().join("vllm.git"), &[("v0.1.0", src.clone())]);
+    let (c, warnings) = sync(tmp.path(), "v0.1.0");
+    assert!(c.flags.iter().any(|f| f.name == "--fanned-out"), "what was read first is kept");
+    assert!(
+        warnings.contains("the calls that build the parser enter more than 20000 functions: the rest is not read"),
+        "{warnings}"
+    );
+}

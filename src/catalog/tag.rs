@@ -9,8 +9,10 @@ use std::cmp::Ordering;
 /// pre-release (`v0.20.1rc0`, `v0.9.0.dev1`, `1.2.0-beta.2`) comes before its
 /// release.
 pub fn compare_tags(a: &str, b: &str) -> Ordering {
-    /// The release's numbers, then the pre-release's (none: a release).
-    fn parts(t: &str) -> (Vec<u64>, Option<Vec<u64>>) {
+    /// The release's numbers, then what follows them: a pre-release ranked
+    /// below the release (`dev` < `a`/`alpha` < `b`/`beta` < `rc`, then its
+    /// numbers), a post-release (`.post1`) above it.
+    fn parts(t: &str) -> (Vec<u64>, (i8, u8, Vec<u64>)) {
         let t = t.trim_start_matches(|c: char| !c.is_ascii_digit());
         let cut = t
             .char_indices()
@@ -18,18 +20,22 @@ pub fn compare_tags(a: &str, b: &str) -> Ordering {
             .map_or(t.len(), |(i, _)| i);
         let numbers =
             |s: &str| -> Vec<u64> { s.split(|c: char| !c.is_ascii_digit()).filter_map(|p| p.parse().ok()).collect() };
-        let (release, pre) = t.split_at(cut);
-        (numbers(release), (!pre.is_empty()).then(|| numbers(pre)))
+        let (release, rest) = t.split_at(cut);
+        let label: String = rest.chars().take_while(char::is_ascii_alphabetic).collect::<String>().to_ascii_lowercase();
+        let suffix = match label.as_str() {
+            "" => (0, 0, Vec::new()),
+            "post" => (1, 0, numbers(rest)),
+            "dev" => (-1, 0, numbers(rest)),
+            "a" | "alpha" => (-1, 1, numbers(rest)),
+            "b" | "beta" => (-1, 2, numbers(rest)),
+            "rc" | "c" | "pre" | "preview" => (-1, 3, numbers(rest)),
+            // Another word (a build name): before the release, after the known labels.
+            _ => (-1, 4, numbers(rest)),
+        };
+        (numbers(release), suffix)
     }
-    let ((ra, pa), (rb, pb)) = (parts(a), parts(b));
-    ra.cmp(&rb)
-        .then_with(|| match (pa, pb) {
-            (None, None) => Ordering::Equal,
-            (None, Some(_)) => Ordering::Greater,
-            (Some(_), None) => Ordering::Less,
-            (Some(x), Some(y)) => x.cmp(&y),
-        })
-        .then_with(|| a.cmp(b))
+    let ((ra, sa), (rb, sb)) = (parts(a), parts(b));
+    ra.cmp(&rb).then_with(|| sa.cmp(&sb)).then_with(|| a.cmp(b))
 }
 
 /// `1.8.1` and `v1.8.1` name the same tag.
@@ -49,5 +55,10 @@ mod tests {
         assert_eq!(compare_tags("b3716", "b10573"), Ordering::Less);
         assert_eq!(compare_tags("1.2.0-beta.2", "1.2.0-beta.10"), Ordering::Less);
         assert_eq!(compare_tags("1.2.0-beta.10", "1.2.0"), Ordering::Less);
+        // A post-release after its release, labels in their order.
+        let mut v = vec!["v0.8.5.post1", "v0.8.5", "v0.8.6", "v0.8.5rc1", "v0.8.5a2", "v0.8.5.dev3"];
+        v.sort_by(|a, b| compare_tags(a, b));
+        assert_eq!(v, ["v0.8.5.dev3", "v0.8.5a2", "v0.8.5rc1", "v0.8.5", "v0.8.5.post1", "v0.8.6"]);
+        assert_eq!(compare_tags("1.2.0-alpha.5", "1.2.0-beta.2"), Ordering::Less);
     }
 }

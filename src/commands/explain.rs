@@ -46,7 +46,7 @@ fn changes(
 ) -> Result<Outcome> {
     let Some((e, steps)) = explain::changes::changes(topic) else {
         return Err(miette::miette!(
-            help = "give a flag: `knobs explain --flash-attn --history`",
+            help = "give a flag: `knobs explain --history -- --FLAG`",
             "`--history` lists the changes of a flag, and `{}` is not one",
             crate::pictures::visible(&args.subject)
         ));

@@ -104,7 +104,7 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     }
     let built = crate::extract::pinned::catalogue(&tree, &profile, &queries)?;
     for w in &built.warnings {
-        writeln!(io.err, "warning: {w}").map_err(super::OutputError)?;
+        writeln!(io.err, "warning: {}", crate::pictures::visible(w)).map_err(super::OutputError)?;
     }
     let catalog = built.catalog;
     let path = destination(args, cfg, io, &engine, &format!("{tag}.toml"))?;
@@ -220,11 +220,14 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
         Err(e) => return Err(miette!("cannot read {}: {e}", path.display())),
     };
     // From a remote, only the chosen tags the history does not hold at the
-    // same commit are fetched (each at depth 1).
+    // same commit are fetched (each at depth 1); a history that will be
+    // rebuilt holds none.
+    let origin = crate::source::redact(&repo);
+    let extendable = previous.as_ref().filter(|h| {
+        crate::extract::history::incompatible_with(h, &profile, &queries, &origin, args.facts_only).is_none()
+    });
     let held = |t: &crate::source::TagRef| {
-        previous
-            .as_ref()
-            .is_some_and(|h| h.index(&t.name).and_then(|i| h.tags.get(i)).is_some_and(|e| e.commit == t.commit))
+        extendable.is_some_and(|h| h.index(&t.name).and_then(|i| h.tags.get(i)).is_some_and(|e| e.commit == t.commit))
     };
     let wanted: Vec<String> = tags.iter().filter(|t| args.refresh || !held(t)).map(|t| t.name.clone()).collect();
     let tagged = TaggedRepo::open(&repo, &base, &cache_root(), args.refresh, &wanted)?;
@@ -250,6 +253,7 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
         return Ok(Outcome::Clean);
     }
     for (tag, w) in report.warnings.iter().take(WARNINGS_SHOWN) {
+        let (tag, w) = (crate::pictures::visible(tag), crate::pictures::visible(w));
         writeln!(io.err, "warning: {tag}: {w}").map_err(super::OutputError)?;
     }
     if report.warnings.len() > WARNINGS_SHOWN {

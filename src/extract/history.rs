@@ -75,7 +75,10 @@ pub enum HistoryBuildError {
 /// The first few skipped tags and why, for a one-line summary.
 pub fn first_reasons(skipped: &[(String, String)]) -> String {
     const NAMED: usize = 3;
-    let mut out: Vec<String> = skipped.iter().take(NAMED).map(|(tag, why)| format!("{tag}: {why}")).collect();
+    // Tag names and reasons come from the repository: shown as pictures.
+    let shown = |s: &str| crate::pictures::visible(s).into_owned();
+    let mut out: Vec<String> =
+        skipped.iter().take(NAMED).map(|(tag, why)| format!("{}: {}", shown(tag), shown(why))).collect();
     if skipped.len() > NAMED {
         out.push(format!("and {} more", skipped.len() - NAMED));
     }
@@ -94,17 +97,29 @@ pub fn fingerprint(profile: &Profile, queries: &[String]) -> String {
     format!("{hash:016x}")
 }
 
-/// Why `previous` cannot be extended by this sync, if it cannot.
-fn incompatible(previous: &History, req: &Request<'_>, with: &str) -> Option<String> {
-    if previous.engine != req.profile.name {
+/// Why `previous` cannot be extended by a sync of `profile` from `origin`
+/// (the repository as shown) with `queries`, if it cannot: then it is
+/// rebuilt, and every tag must be read again.
+pub fn incompatible_with(
+    previous: &History,
+    profile: &Profile,
+    queries: &[String],
+    origin: &str,
+    facts_only: bool,
+) -> Option<String> {
+    incompatible(previous, profile, origin, &fingerprint(profile, queries), facts_only)
+}
+
+fn incompatible(previous: &History, profile: &Profile, origin: &str, with: &str, facts_only: bool) -> Option<String> {
+    if previous.engine != profile.name {
         Some(format!("it holds engine {}", previous.engine))
-    } else if previous.repo != req.repo.origin {
+    } else if previous.repo != origin {
         Some(format!("it was synced from {}", crate::pictures::visible(&previous.repo)))
     } else if previous.knobs_version != env!("CARGO_PKG_VERSION") {
         Some(format!("it was written by knobs {}", previous.knobs_version))
     } else if previous.extracted_with != with {
         Some("it was extracted with another profile or other [[extract.query]] queries".into())
-    } else if previous.facts_only && !req.facts_only {
+    } else if previous.facts_only && !facts_only {
         Some("it holds facts only (no help texts)".into())
     } else {
         None
@@ -204,7 +219,7 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
     let with = fingerprint(req.profile, req.queries);
     let mut rebuilt = None;
     let base = match req.previous.take() {
-        Some(previous) => match incompatible(&previous, &req, &with) {
+        Some(previous) => match incompatible(&previous, req.profile, &req.repo.origin, &with, req.facts_only) {
             None => previous,
             Some(why) => {
                 rebuilt = Some(why);
@@ -221,7 +236,17 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
         if held.is_some_and(|t| t.commit == tag.commit) {
             continue;
         }
-        todo.push(keyed(&reader, req.profile, tag)?);
+        // A tag that cannot be keyed (one naming a tree, a commit the
+        // cache lacks) is skipped with why; the others are read.
+        match keyed(&reader, req.profile, tag.clone()) {
+            Ok(k) => todo.push(k),
+            Err(e) => todo.push(Keyed {
+                tag,
+                flags: String::new(),
+                metrics: String::new(),
+                missing: Some(crate::pictures::visible(&e.to_string()).into_owned()),
+            }),
+        }
     }
     drop(reader);
     if todo.iter().all(|k| k.missing.is_some()) && !base.tags.is_empty() {

@@ -56,22 +56,46 @@ pub struct Walker<'a, 'p> {
     pub warnings: Vec<String>,
     stack: FxHashSet<usize>,
     nesting: usize,
+    /// Functions entered so far: a source whose calls fan out (each
+    /// function calling the next ten times) is cut off, not walked for hours.
+    visits: usize,
 }
 
 const MAX_DEPTH: usize = 16;
+/// Functions one entry's walk enters at most (vLLM's real parsers take a
+/// few hundred).
+const MAX_VISITS: usize = 20_000;
 const MAX_NESTING: usize = 64;
 const KEYS: [&str; 8] = ["type", "action", "choices", "default", "help", "nargs", "metavar", "flags"];
 
 impl<'a, 'p> Walker<'a, 'p> {
     pub fn new(program: &'a Program<'p>, names: &'a Names<'a>) -> Self {
-        Walker { program, names, flags: Vec::new(), warnings: Vec::new(), stack: FxHashSet::default(), nesting: 0 }
+        Walker {
+            program,
+            names,
+            flags: Vec::new(),
+            warnings: Vec::new(),
+            stack: FxHashSet::default(),
+            nesting: 0,
+            visits: 0,
+        }
     }
 
     /// Reads a function (or method, with the class it was called on).
     pub fn function(&mut self, file: usize, func: Node<'p>, cls: Option<ClassDef<'p>>) {
+        if self.visits >= MAX_VISITS {
+            if self.visits == MAX_VISITS {
+                self.visits += 1;
+                self.warnings.push(format!(
+                    "the calls that build the parser enter more than {MAX_VISITS} functions: the rest is not read"
+                ));
+            }
+            return;
+        }
         if self.stack.len() > MAX_DEPTH || !self.stack.insert(func.id()) {
             return;
         }
+        self.visits += 1;
         let f = &self.program.files[file];
         let mut fr = Frame { scope: Scope::new(self.program, file), binds: FxHashMap::default(), cls };
         if let Some(params) = func.child_by_field_name("parameters") {

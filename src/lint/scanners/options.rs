@@ -32,6 +32,10 @@ pub fn is_options_file(doc: &Node, catalog: &Catalog, profile: &Profile) -> bool
 
 /// The boolean a plain (unquoted) YAML scalar is, if it is one.
 fn boolean(text: &str, quoted: bool) -> Option<bool> {
+    // Every YAML boolean word is ASCII (and `text[..1]` below needs it).
+    if quoted || text.is_empty() || !text.is_ascii() {
+        return None;
+    }
     let lower = text.to_ascii_lowercase();
     let spelt =
         text == lower || text == text.to_ascii_uppercase() || text[..1].to_ascii_uppercase() + &text[1..] == text;
@@ -83,5 +87,7 @@ mod tests {
         assert_eq!(boolean("false", true), None, "a quoted word is a string");
         assert_eq!(boolean("fAlse", false), None);
         assert_eq!(boolean("8192", false), None);
+        assert_eq!(boolean("Ñandú", false), None, "a word starting with a multi-byte character");
+        assert_eq!(boolean("", false), None);
     }
 }
