@@ -85,3 +85,29 @@ fn explain_says_the_spans_of_fa_and_that_help_texts_need_a_sync() {
 fn knobs_flat(s: &str) -> String {
     crate::support::flat(s)
 }
+
+/// `docker run IMAGE:TAG …` in a script or a runbook pins the command it
+/// runs (only that one): `-fa` is a switch at b4567, so it does not take
+/// `--log-format` as its value, and `--log-format`, gone in b3761, is
+/// reported against b4567; the bare `llama-server` line beside it is judged
+/// by the newest build, where `-fa` takes a value.
+#[test]
+fn docker_run_with_an_image_tag_pins_that_command() {
+    let script = b"#!/bin/sh\ndocker run --gpus all -p 8080:8080 ghcr.io/ggml-org/llama.cpp:server-b4567 \\\n  -m /models/q.gguf -fa --log-format json\nllama-server -m /models/q.gguf -fa --port 8080\n";
+    let runbook =
+        b"# serve\n\n```sh\npodman run --rm ghcr.io/ggml-org/llama.cpp:server-b4567 -m m.gguf --log-format json\n```\n";
+    let t = tree(&[("run.sh", script), ("serve.md", runbook)]);
+    let r = run_in(t.path(), &["lint", "--engine", "llama.cpp", "--format", "short", "run.sh", "serve.md"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "run.sh:3:25: KNB007 `--log-format` was removed in b3761: it is not a flag of llama.cpp b4567",
+            "run.sh:4:32: KNB017 `-fa` takes a value and would swallow `--port`",
+            "serve.md:4:67: KNB007 `--log-format` was removed in b3761: it is not a flag of llama.cpp b4567",
+        ],
+        "{}",
+        r.stdout
+    );
+}

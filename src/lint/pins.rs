@@ -29,7 +29,10 @@ pub(crate) fn group<'a>(
     notes: &mut Vec<String>,
 ) -> Vec<(&'a Catalog, Vec<Ref>)> {
     let mut groups: Vec<(&Catalog, Vec<Ref>)> = Vec::new();
-    if !matches!(
+    // A whole file is pinned only by a deployment file's image; in a
+    // runbook or a script an image pins just the command that runs it (a
+    // section), and an env file's pin is its folder's (`folder.rs`).
+    let file_level = !matches!(
         kind,
         FileKind::Markdown
             | FileKind::Env
@@ -38,7 +41,8 @@ pub(crate) fn group<'a>(
             | FileKind::PowerShell
             | FileKind::Makefile
             | FileKind::Procfile
-    ) {
+    );
+    {
         let note_once = |note: String, notes: &mut Vec<String>| {
             if !notes.contains(&note) {
                 notes.push(note);
@@ -96,7 +100,7 @@ pub(crate) fn group<'a>(
                 .filter(|(i, _)| !taken.iter().any(|r| r.contains(i)))
                 .map(|(_, r)| r)
                 .collect();
-        } else if let Some((pin, _)) = scan_out.pins.first().cloned() {
+        } else if let Some((pin, _)) = scan_out.pins.first().cloned().filter(|_| file_level) {
             if let Some(pinned) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) {
                 catalog = pinned;
                 *scan_out = scan(text, kind, settings, catalog);

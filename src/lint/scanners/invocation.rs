@@ -78,6 +78,8 @@ pub(crate) enum Target {
 pub(crate) struct Run {
     pub target: Target,
     pub env: Vec<(usize, usize)>,
+    /// The version an engine image run here pins (`docker run …:server-b4567`).
+    pub pin: Option<String>,
 }
 
 /// Where the engine's argv starts among a command's parts, and which binary
@@ -99,7 +101,7 @@ pub(crate) fn engine_argv_start(
 pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
     let mut env = Vec::new();
     let mut i = 0;
-    let none = |env| Run { target: Target::None, env };
+    let none = |env| Run { target: Target::None, env, pin: None };
     loop {
         let Some(Some(word)) = words.get(i) else { return none(env) };
         let name = command_name(word);
@@ -109,7 +111,7 @@ pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
                 Invocation::Engine { words, .. } => Target::Argv { start: i + words, binary },
                 Invocation::Foreign => Target::None,
             };
-            return Run { target, env };
+            return Run { target, env, pin: None };
         }
         if is_python(name) {
             // `python3 -u -m vllm.entrypoints.openai.api_server …`
@@ -120,7 +122,7 @@ pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
                 },
                 None => Target::None,
             };
-            return Run { target, env };
+            return Run { target, env, pin: None };
         }
         if RUNTIMES.contains(&name) {
             // What the engine in a container sees is not the host's env.
@@ -161,7 +163,7 @@ pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
         env.extend(e);
         match step {
             Step::Command(c) => i = c,
-            Step::Script(s) => return Run { target: Target::Script(s), env },
+            Step::Script(s) => return Run { target: Target::Script(s), env, pin: None },
             Step::None => return none(env),
         }
     }
@@ -203,7 +205,7 @@ fn python_module(words: &[Option<String>], from: usize) -> Option<(usize, String
 /// words after the image, anything else is not the engine.
 fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
     let (step, mut env) = wrappers::step(&wrappers::RUN, words, at + 1);
-    let none = Run { target: Target::None, env: Vec::new() };
+    let none = Run { target: Target::None, env: Vec::new(), pin: None };
     let Step::Command(first) = step else { return none };
     // The first operand is the image; an option knobs does not know may
     // take a value, so a later engine image is taken too.
@@ -239,7 +241,8 @@ fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
             None => after_image(words, image, ctx),
         },
     };
-    Run { target, env }
+    let pin = (!tag.is_empty()).then(|| ctx.commands.image_tag(tag)).flatten();
+    Run { target, env, pin }
 }
 
 /// The words after an engine image whose entrypoint knobs does not know:

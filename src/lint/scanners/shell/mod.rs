@@ -53,6 +53,9 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
         // A call of a function that wraps the engine: its words are the engine's.
         let wrapped = words.first().cloned().flatten().and_then(|n| s.functions.get(&n).cloned());
         let run = run_of(&words, ctx);
+        // The refs of an engine image run with a tag are judged by that
+        // version (a section of its own, as a compose service's are).
+        let (pin, refs_before) = (run.pin.clone(), out.refs.len());
         let (start, binary) = match (wrapped, run.target) {
             (Some(binary), _) => (1, binary),
             (None, Target::Argv { start, binary }) => (start, binary),
@@ -117,6 +120,9 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
             }
         }
         argv_refs(&segment, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+        if pin.is_some() && out.refs.len() > refs_before {
+            out.sections.push(super::Section { refs: refs_before..out.refs.len(), pin });
+        }
     }
     for (name, binary) in used_arrays {
         for literal in s.arrays(&name) {
