@@ -111,3 +111,40 @@ fn docker_run_with_an_image_tag_pins_that_command() {
         r.stdout
     );
 }
+
+/// A history synced from elsewhere with only some tags (here one, b4009,
+/// made from the fixture catalogue) is the one in use, but a pin to a tag
+/// only the embedded history holds is judged by that tag, not by the
+/// synced history's nearest earlier one: `--jinja` is b6500's (read with
+/// `git show b6500:common/arg.cpp`), not the fixture's.
+#[test]
+fn a_tag_only_the_embedded_history_holds_is_judged_by_it_beside_a_partial_one() {
+    use knobs::catalog::history::History;
+    let path = crate::support::root().join("fixtures/llama.cpp/catalog/llama.cpp/b4100.toml");
+    let text = std::fs::read_to_string(&path).expect("fixture catalogue");
+    let mut c = knobs::catalog::store::parse(&path, &text).expect("parses");
+    assert!(c.flag("--jinja").is_none(), "the fact the test rests on");
+    c.source.tag = "b4009".into();
+    c.source.repo = "somewhere-else".into();
+    let mut h = History::new("llama.cpp", "somewhere-else");
+    h.add("k", &c);
+    let compose = b"services:\n  s:\n    image: ghcr.io/ggml-org/llama.cpp:server-b6500\n    command: [\"--jinja\"]\n";
+    let t = tree(&[("compose.yaml", compose)]);
+    let dir = t.path().join("cat/llama.cpp");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("history.json"), h.to_json().expect("json")).expect("write");
+    let r = run_in(
+        t.path(),
+        &["lint", "--engine", "llama.cpp", "--catalog-dir", "cat", "--format", "short", "compose.yaml"],
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    // A tag neither holds is still judged by the history in use.
+    let compose = b"services:\n  s:\n    image: ghcr.io/ggml-org/llama.cpp:server-b4010\n    command: [\"--jinja\"]\n";
+    std::fs::write(t.path().join("compose.yaml"), compose).expect("write");
+    let r = run_in(
+        t.path(),
+        &["lint", "--engine", "llama.cpp", "--catalog-dir", "cat", "--format", "short", "compose.yaml"],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("KNB001 `--jinja` is not a flag of llama.cpp b4009"), "{}", r.stdout);
+}

@@ -406,8 +406,9 @@ fn a_compose_file_pinning_an_old_server_build_is_judged_by_that_build() {
         ["KNB016 4:33 `-sm` is given no value: the command line ends after it | `-sm` takes one of `none`, `layer`, `row` in llama.cpp b4200 (`-sm {none,layer,row}`), and is a switch in llama.cpp b4567–: give it a value"]
     );
 
+    // b4101 is no tag of this history, nor of llama.cpp's (embedded beside it).
     let between =
-        compose("ghcr.io/ggml-org/llama.cpp:server-b4150", r#"["-m", "/m.gguf", "--reasoning-budget", "64"]"#);
+        compose("ghcr.io/ggml-org/llama.cpp:server-b4101", r#"["-m", "/m.gguf", "--reasoning-budget", "64"]"#);
     let t = project(&h, &[("compose.yaml", &between)]);
     let r = lint(t.path(), "llama.cpp", &[]);
     assert_eq!(
@@ -416,7 +417,7 @@ fn a_compose_file_pinning_an_old_server_build_is_judged_by_that_build() {
     );
     assert_eq!(
         r.stderr,
-        "warning: compose.yaml: pins llama.cpp b4150, which has no catalogue of its own: judged against b4100, the nearest earlier tag\n"
+        "warning: compose.yaml: pins llama.cpp b4101, which has no catalogue of its own: judged against b4100, the nearest earlier tag\n"
     );
 }
 

@@ -81,6 +81,12 @@ pub struct Store {
     history: Option<History>,
     /// True when the history is the one embedded in knobs.
     history_embedded: bool,
+    /// The embedded history when another is in use (synced from another
+    /// repository, or only some tags of it): a tag only it holds is still
+    /// judged by it, marked, as an embedded catalogue set aside is. Parsed
+    /// on first use.
+    aside_history: Option<(PathBuf, &'static str)>,
+    aside_parsed: std::sync::OnceLock<Option<History>>,
 }
 
 /// Parses catalogue text; schemas up to this knobs' are read.
@@ -214,8 +220,12 @@ impl Store {
         // The embedded history, like the embedded catalogues, only beside
         // what was synced from its own repository.
         let history_embedded = history.is_none();
+        let mut aside_history = None;
         let history = match (history, embedded_history) {
-            (Some(h), _) => Some(h),
+            (Some(h), embedded) => {
+                aside_history = embedded;
+                Some(h)
+            }
             (None, None) => None,
             (None, Some((path, text))) => {
                 let used =
@@ -223,12 +233,23 @@ impl Store {
                 if used {
                     Some(History::parse(&path, text)?)
                 } else {
+                    aside_history = Some((path, text));
                     None
                 }
             }
         };
         let history_embedded = history_embedded && history.is_some();
-        Ok(Store { catalogs, origin: origins.join(" and "), aside, embedded, synced_repos, history, history_embedded })
+        Ok(Store {
+            catalogs,
+            origin: origins.join(" and "),
+            aside,
+            embedded,
+            synced_repos,
+            history,
+            history_embedded,
+            aside_history,
+            aside_parsed: std::sync::OnceLock::new(),
+        })
     }
 
     /// The versions a command judging against `pinned` reads beside it: the
@@ -245,6 +266,19 @@ impl Store {
         self.history.as_ref()
     }
 
+    /// The embedded history set aside (another is in use, or catalogues of
+    /// another repository are), if there is one and it reads.
+    pub fn aside_history(&self) -> Option<&History> {
+        self.aside_parsed
+            .get_or_init(|| self.aside_history.as_ref().and_then(|(path, text)| History::parse(path, text).ok()))
+            .as_ref()
+    }
+
+    /// True when `c` was materialised from the embedded history set aside.
+    fn in_aside_history(&self, c: &Catalog) -> bool {
+        self.aside_history().is_some_and(|h| h.catalog(&c.source.tag).is_some_and(|own| std::ptr::eq(own, c)))
+    }
+
     /// True when the history in use is the one embedded in knobs.
     pub fn history_is_embedded(&self) -> bool {
         self.history_embedded
@@ -253,7 +287,7 @@ impl Store {
     /// True when `c` is a catalogue embedded in knobs (not synced).
     pub fn is_embedded(&self, c: &Catalog) -> bool {
         // A synced catalogue replaces the embedded one of its tag, so the tag says.
-        if self.embedded.contains(&c.source.tag) {
+        if self.embedded.contains(&c.source.tag) || self.in_aside_history(c) {
             return true;
         }
         self.history_embedded && !self.catalogs.iter().any(|own| same_tag(&own.source.tag, &c.source.tag))
@@ -357,6 +391,7 @@ impl Store {
             .find(named)
             .or_else(|| self.history.as_ref().and_then(|h| h.catalog(tag)))
             .or_else(|| self.aside.iter().flatten().filter(|c| self.is_foreign(c)).find(named))
+            .or_else(|| self.aside_history().and_then(|h| h.catalog(tag)))
             .ok_or_else(|| {
                 let mut known = self.tags();
                 known.extend(self.aside.iter().flatten().filter(|c| self.is_foreign(c)).map(|c| c.source.tag.clone()));

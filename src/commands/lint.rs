@@ -55,7 +55,8 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
         }
         let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, engine.all(catalog))?
-            .with_history(engine.store.history());
+            .with_history(engine.store.history())
+            .with_aside_history(engine.store.aside_history());
         if let Some(mark) = engine.store.mark(catalog).filter(|_| io.verbosity > 0) {
             writeln!(io.err, "note: {}", crate::pictures::visible(&mark)).map_err(super::OutputError)?;
         }

@@ -95,6 +95,9 @@ pub struct Settings<'a> {
     /// Every tag of the engine at once, when a history is synced or
     /// embedded: a pin to any of its tags is judged by that tag.
     pub history: Option<&'a History>,
+    /// The embedded history set aside (another is in use): a pin to a tag
+    /// only it holds is judged by it.
+    pub aside_history: Option<&'a History>,
     /// The commands that run the engine (the profile's and knobs.toml's).
     pub commands: EngineMatcher,
     /// Finds the engine's metric names.
@@ -145,6 +148,7 @@ impl<'a> Settings<'a> {
             catalog,
             all,
             history: None,
+            aside_history: None,
             commands: EngineMatcher::new(profile, extra_commands),
             metrics: scanners::metrics::Matcher::new(&profile.metrics.prefixes),
             env_files: Vec::new(),
@@ -173,6 +177,12 @@ impl<'a> Settings<'a> {
         self
     }
 
+    /// The same, with the embedded history set aside for tags only it holds.
+    pub fn with_aside_history(mut self, history: Option<&'a History>) -> Self {
+        self.aside_history = history;
+        self
+    }
+
     /// What a note on a pin judged by the nearest earlier catalogue adds
     /// when there is no history (which would hold every tag): how to get
     /// the pin's own.
@@ -192,6 +202,11 @@ impl<'a> Settings<'a> {
         let all: &'a [Catalog] = self.all;
         if let Some(c) = all.iter().find(|c| same_tag(&c.source.tag, tag)) {
             return Some((c, false));
+        }
+        if let Some(c) = self.aside_history.and_then(|h| h.catalog(tag)) {
+            if self.history.is_none_or(|h| h.catalog(tag).is_none()) {
+                return Some((c, false));
+            }
         }
         let file = all.iter().rev().find(|c| compare_tags(&c.source.tag, tag).is_le());
         let Some(h) = self.history else {
