@@ -148,3 +148,17 @@ fn a_tag_only_the_embedded_history_holds_is_judged_by_it_beside_a_partial_one() 
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stdout.contains("KNB001 `--jinja` is not a flag of llama.cpp b4009"), "{}", r.stdout);
 }
+
+/// Between b3212 and b3682 llama.cpp's parse chain reads an option's value
+/// through a statement macro (`#define CHECK_ARG if (++i >= argc) {…}`, used
+/// bare on its line, then `argv[i]`): those options take a value, as the
+/// usage text says (`--api-key-file FNAME`, `--grammar-file FNAME`).
+#[test]
+fn options_read_through_a_statement_macro_take_a_value() {
+    let store = Store::embedded("llama.cpp").expect("embedded");
+    let b3499 = store.get("llama.cpp", "b3499").expect("b3499");
+    for name in ["--api-key-file", "--grammar-file", "--override-kv"] {
+        let f = b3499.flag(name).unwrap_or_else(|| panic!("{name} at b3499"));
+        assert_eq!(f.kind, knobs::catalog::model::Kind::String, "{name}");
+    }
+}

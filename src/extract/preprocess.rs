@@ -88,8 +88,22 @@ fn mask_macros(text: &str) -> String {
         let directive = directive(line);
         let is_macro = directive.is_some_and(|d| d.starts_with("define") || d.starts_with("undef"));
         let in_chain = group[i].is_some_and(|g| chained[g]);
-        let statement = statements.iter().any(|m| line.trim() == m);
-        if is_macro || in_chain || statement || continued {
+        let statement = statements.iter().find(|(m, _)| line.trim() == m);
+        // A statement macro that advances the index (`++i` in its body)
+        // reads the option's value: its use becomes `i++;` in its place, so
+        // the branch still reads as one that takes a value.
+        if let Some((name, true)) = statement.filter(|(m, _)| m.len() >= 4 && !continued) {
+            let at = line.find(name.as_str()).unwrap_or(0);
+            for (k, c) in line.char_indices() {
+                match c {
+                    '\n' | '\r' => out.push(c),
+                    _ if (at..at + 4).contains(&k) => out.push(b"i++;"[k - at] as char),
+                    _ => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
+                }
+            }
+            continue;
+        }
+        if is_macro || in_chain || statement.is_some() || continued {
             continued = line.trim_end_matches(['\n', '\r']).ends_with('\\');
             for c in line.chars() {
                 if c == '\n' || c == '\r' {
@@ -110,7 +124,7 @@ fn mask_macros(text: &str) -> String {
 /// if (++i >= argc) { … }`, a body ending in `}` or `;`): a line that is
 /// only such a name, with no `;` after it, is blanked with the definition,
 /// since the parser cannot read it as a statement.
-fn statement_macros(lines: &[&str]) -> Vec<String> {
+fn statement_macros(lines: &[&str]) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -135,7 +149,7 @@ fn statement_macros(lines: &[&str]) -> Vec<String> {
             continue;
         }
         if after.trim_end().ends_with(['}', ';']) {
-            out.push(name);
+            out.push((name, after.contains("++")));
         }
     }
     out
@@ -166,6 +180,10 @@ mod tests {
         assert_eq!(m.len(), text.len());
         assert!(!m.contains("NEXT"), "{m}");
         assert!(m.contains("x = N;"), "a value macro is kept: {m}");
+        // It advances the index: its use reads as doing so, in its place.
+        assert!(m.contains("\n    i++;\n"), "{m}");
+        let quiet = "#define DONE if (x) { return; }\nif (a) {\n    DONE\n}\n";
+        assert!(!mask_macros(quiet).contains("i++"), "one that does not advance is blanked");
     }
 
     #[test]
