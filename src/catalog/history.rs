@@ -24,7 +24,11 @@ use super::tag::{compare_tags, same_tag};
 use crate::diag::FileError;
 
 mod build;
+mod packed;
 mod pattern;
+mod spans;
+
+pub use spans::merge;
 
 pub use build::Builder;
 pub use pattern::{PatternError, TagPattern};
@@ -89,53 +93,6 @@ pub struct State {
     pub metrics: Vec<[u32; 2]>,
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "packed")]
     pub env_keys: Vec<[u32; 2]>,
-}
-
-/// A state's `[record, line, …]` tuples written as one string of numbers
-/// (`"4,120,0,9,133,0"`): the bulk of a history, read at every start-up of
-/// an engine with one, and a string is read far faster than as many small
-/// arrays.
-mod packed {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer, const N: usize>(v: &[[u32; N]], s: S) -> Result<S::Ok, S::Error> {
-        let mut out = String::with_capacity(v.len() * N * 4);
-        for (i, n) in v.iter().flatten().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&n.to_string());
-        }
-        s.serialize_str(&out)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(d: D) -> Result<Vec<[u32; N]>, D::Error> {
-        let text: std::borrow::Cow<'de, str> = Deserialize::deserialize(d)?;
-        // By hand, byte by byte: this runs over every state at start-up.
-        let mut numbers: Vec<u32> = Vec::with_capacity(text.len() / 3);
-        let (mut n, mut digits) = (0u32, 0usize);
-        for &b in text.as_bytes().iter().chain(std::iter::once(&b',')) {
-            match b {
-                b'0'..=b'9' => {
-                    n = n
-                        .checked_mul(10)
-                        .and_then(|n| n.checked_add(u32::from(b - b'0')))
-                        .ok_or_else(|| D::Error::custom("a number over u32"))?;
-                    digits += 1;
-                }
-                b',' if digits > 0 => {
-                    numbers.push(n);
-                    (n, digits) = (0, 0);
-                }
-                b',' if text.is_empty() => {}
-                _ => return Err(D::Error::custom("a state's records are not numbers separated by `,`")),
-            }
-        }
-        if !numbers.len().is_multiple_of(N) {
-            return Err(D::Error::custom(format!("{} numbers do not make tuples of {N}", numbers.len())));
-        }
-        Ok(numbers.chunks_exact(N).map(|c| std::array::from_fn(|i| c[i])).collect())
-    }
 }
 
 /// A run of consecutive tags (indices into `tags`, inclusive) that hold one record.
@@ -530,136 +487,6 @@ impl History {
         c.normalise();
         c
     }
-
-    /// For each record, the runs of consecutive tags holding it.
-    fn runs<'a>(
-        &'a self,
-        cell: &'a OnceLock<Vec<Vec<Run>>>,
-        len: usize,
-        ids: impl Fn(&State) -> Vec<u32>,
-    ) -> &'a [Vec<Run>] {
-        cell.get_or_init(|| {
-            let per_state: Vec<Vec<u32>> = self.states.iter().map(&ids).collect();
-            let mut runs: Vec<Vec<Run>> = vec![Vec::new(); len];
-            for (i, t) in self.tags.iter().enumerate() {
-                for r in per_state.get(t.state as usize).map(Vec::as_slice).unwrap_or_default() {
-                    let Some(list) = runs.get_mut(*r as usize) else { continue };
-                    match list.last_mut() {
-                        Some(last) if *last.end() + 1 == i => *last = *last.start()..=i,
-                        _ => list.push(i..=i),
-                    }
-                }
-            }
-            runs
-        })
-    }
-
-    fn flag_runs(&self) -> &[Vec<Run>] {
-        self.runs(&self.derived.flag_runs, self.flags.len(), |s| s.flags.iter().map(|[r, ..]| *r).collect())
-    }
-
-    fn metric_runs(&self) -> &[Vec<Run>] {
-        self.runs(&self.derived.metric_runs, self.metrics.len(), |s| s.metrics.iter().map(|[r, _]| *r).collect())
-    }
-
-    fn env_runs(&self) -> &[Vec<Run>] {
-        self.runs(&self.derived.env_runs, self.env_keys.len(), |s| s.env_keys.iter().map(|[r, _]| *r).collect())
-    }
-
-    /// Every flag record with `spelling` (name, alias or negated form) and
-    /// the runs of tags holding it, oldest first.
-    pub fn flag_spans(&self, spelling: &str) -> Vec<(&Flag, &[Run])> {
-        let index = self.derived.spellings.get_or_init(|| {
-            let mut m: FxHashMap<String, Vec<u32>> = FxHashMap::default();
-            for (i, f) in self.flags.iter().enumerate() {
-                let Ok(i) = u32::try_from(i) else { continue };
-                for s in f.spellings() {
-                    let ids = m.entry(s.to_string()).or_default();
-                    if !ids.contains(&i) {
-                        ids.push(i);
-                    }
-                }
-            }
-            m
-        });
-        let runs = self.flag_runs();
-        let mut out: Vec<(&Flag, &[Run])> = index
-            .get(spelling)
-            .into_iter()
-            .flatten()
-            .filter_map(|i| Some((self.flags.get(*i as usize)?, runs.get(*i as usize)?.as_slice())))
-            .filter(|(_, r)| !r.is_empty())
-            .collect();
-        out.sort_by_key(|(_, r)| r.first().map_or(usize::MAX, |x| *x.start()));
-        out
-    }
-
-    /// The tag runs in which any record of a flag spelled so exists, merged.
-    pub fn flag_presence(&self, spelling: &str) -> Vec<Run> {
-        merge(self.flag_spans(spelling).into_iter().flat_map(|(_, r)| r.iter().cloned()))
-    }
-
-    /// Every record of metric `name` and its runs, oldest first.
-    pub fn metric_spans(&self, name: &str) -> Vec<(&Metric, &[Run])> {
-        let runs = self.metric_runs();
-        let mut out: Vec<(&Metric, &[Run])> = self
-            .metrics
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| m.name == name)
-            .filter_map(|(i, m)| Some((m, runs.get(i)?.as_slice())))
-            .filter(|(_, r)| !r.is_empty())
-            .collect();
-        out.sort_by_key(|(_, r)| r.first().map_or(usize::MAX, |x| *x.start()));
-        out
-    }
-
-    /// Every record of engine-wide env key `name` and its runs, oldest first.
-    pub fn env_key_spans(&self, name: &str) -> Vec<(&EnvKey, &[Run])> {
-        let runs = self.env_runs();
-        let mut out: Vec<(&EnvKey, &[Run])> = self
-            .env_keys
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.name == name)
-            .filter_map(|(i, k)| Some((k, runs.get(i)?.as_slice())))
-            .filter(|(_, r)| !r.is_empty())
-            .collect();
-        out.sort_by_key(|(_, r)| r.first().map_or(usize::MAX, |x| *x.start()));
-        out
-    }
-
-    /// The tag at an index.
-    pub fn tag(&self, index: usize) -> Option<&str> {
-        self.tags.get(index).map(|t| t.tag.as_str())
-    }
-
-    /// A run as people read it: `b4000–b4500`, `b4000–` when it reaches
-    /// the newest tag, `b4000` for one tag.
-    pub fn span_label(&self, run: &Run) -> String {
-        let (from, to) = (self.tag(*run.start()).unwrap_or("?"), self.tag(*run.end()).unwrap_or("?"));
-        if *run.end() + 1 == self.tags.len() {
-            format!("{from}–")
-        } else if run.start() == run.end() {
-            from.to_string()
-        } else {
-            format!("{from}–{to}")
-        }
-    }
-}
-
-/// Runs merged where they touch or overlap, in order.
-pub fn merge(runs: impl Iterator<Item = Run>) -> Vec<Run> {
-    let mut all: Vec<Run> = runs.collect();
-    all.sort_by_key(|r| *r.start());
-    let mut out: Vec<Run> = Vec::new();
-    for r in all {
-        match out.last_mut() {
-            Some(last) if *r.start() <= *last.end() + 1 => *last = *last.start()..=(*last.end()).max(*r.end()),
-            _ => out.push(r),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
