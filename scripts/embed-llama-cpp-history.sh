@@ -35,3 +35,6 @@ with open(dest, "w", encoding="utf-8") as f:
 print(f"{dest}: {len(h['tags'])} tags ({h['tags'][0]['tag']} … {h['tags'][-1]['tag']}), "
       f"{len(h['states'])} states, {len(h['flags'])} flag records, from {url}")
 PY
+# The embedding macro does not see a file under catalog/ change: make the
+# next build embed the new one.
+touch "$here/src/embedded.rs"
