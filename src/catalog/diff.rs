@@ -117,7 +117,11 @@ pub fn diff(from: &Catalog, to: &Catalog) -> CatalogDiff {
         }
     });
     for old in &from.flags {
-        if let Some(new) = to.flag(&old.name) {
+        // The flag of the same name first: a spelling that is another
+        // flag's alias too (llama.cpp's `-l` beside `--logit-bias -l`) is
+        // not that other flag changed.
+        let same = to.flags.iter().find(|f| f.name == old.name).or_else(|| to.flag(&old.name));
+        if let Some(new) = same {
             changes.extend(change(old, new));
         }
     }
@@ -139,5 +143,33 @@ pub fn diff(from: &Catalog, to: &Catalog) -> CatalogDiff {
             .collect(),
         repos: (from.source.repo != to.source.repo)
             .then(|| Repos { from: from.source.repo.clone(), to: to.source.repo.clone() }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::model::Provenance;
+
+    /// A catalogue with a flag `-l` beside another flag whose alias is
+    /// `-l` (as llama.cpp's b3499 has): set against itself, nothing changed.
+    #[test]
+    fn a_flag_is_matched_by_its_own_name_before_another_s_alias() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/catalog/radiance/v1.8.1.toml"))
+            .unwrap_or_default();
+        let mut c: Catalog = toml::from_str(&text).expect("the embedded catalogue");
+        let mut long = c.flags[0].clone();
+        long.name = "--long".into();
+        long.aliases = vec!["-l".into()];
+        long.kind = crate::catalog::model::Kind::Float;
+        let mut short = c.flags[0].clone();
+        short.name = "-l".into();
+        short.aliases.clear();
+        short.kind = crate::catalog::model::Kind::String;
+        c.flags.extend([long, short]);
+        c.normalise();
+        let other =
+            Catalog::new(Provenance { tag: "x".into(), ..c.source.clone() }, c.flags.clone(), c.metrics.clone());
+        assert!(diff(&c, &other).flags_changed.is_empty(), "{:?}", diff(&c, &other).flags_changed);
     }
 }
