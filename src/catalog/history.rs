@@ -147,32 +147,56 @@ fn join_location(path: &str, line: u32) -> String {
     }
 }
 
-/// Records interned by their content, lines left out.
-struct Interner<'h, T> {
-    records: &'h mut Vec<T>,
-    seen: FxHashMap<String, u32>,
+/// Each record's content → its id, so that the same record is kept once.
+fn index<T: Serialize>(records: &[T]) -> FxHashMap<String, u32> {
+    records
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some((serde_json::to_string(r).ok()?, u32::try_from(i).ok()?)))
+        .collect()
 }
 
-impl<'h, T: Serialize> Interner<'h, T> {
-    fn new(records: &'h mut Vec<T>) -> Self {
-        let seen = records
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| Some((serde_json::to_string(r).ok()?, u32::try_from(i).ok()?)))
-            .collect();
-        Interner { records, seen }
+/// The id of `record` in `records`, added when it is new.
+fn intern<T: Serialize>(records: &mut Vec<T>, seen: &mut FxHashMap<String, u32>, record: T) -> u32 {
+    let key = serde_json::to_string(&record).unwrap_or_default();
+    if let Some(id) = seen.get(&key) {
+        return *id;
     }
+    let id = u32::try_from(records.len()).unwrap_or(u32::MAX);
+    records.push(record);
+    seen.insert(key, id);
+    id
+}
 
-    fn id(&mut self, record: T) -> u32 {
-        let key = serde_json::to_string(&record).unwrap_or_default();
-        if let Some(id) = self.seen.get(&key) {
-            return *id;
-        }
-        let id = u32::try_from(self.records.len()).unwrap_or(u32::MAX);
-        self.records.push(record);
-        self.seen.insert(key, id);
-        id
+/// A flag as a record (its locations without lines) and the lines a state
+/// keeps for it: its declaration's and its members'.
+fn flag_record(f: &Flag) -> (Flag, u32, u32) {
+    let mut record = f.clone();
+    let (path, line) = split_location(&f.location);
+    record.location = path.to_string();
+    let mut members_line = 0;
+    if let Some(m) = &mut record.members_from {
+        let (p, l) = split_location(&m.location);
+        members_line = l;
+        m.location = p.to_string();
     }
+    (record, line, members_line)
+}
+
+/// A metric as a record and the line a state keeps for it.
+fn metric_record(m: &Metric) -> (Metric, u32) {
+    let mut record = m.clone();
+    let (path, line) = split_location(&m.location);
+    record.location = path.to_string();
+    (record, line)
+}
+
+/// An engine-wide env key as a record and the line a state keeps for it.
+fn env_record(k: &EnvKey) -> (EnvKey, u32) {
+    let mut record = k.clone();
+    let (path, line) = split_location(&k.location);
+    record.location = path.to_string();
+    (record, line)
 }
 
 impl History {
@@ -318,32 +342,20 @@ impl History {
 
     fn intern(&mut self, key: &str, c: &Catalog) -> u32 {
         let mut state = State { key: key.to_string(), ..State::default() };
-        let mut flags = Interner::new(&mut self.flags);
+        let mut ids = index(&self.flags);
         for f in &c.flags {
-            let mut record = f.clone();
-            let (path, line) = split_location(&f.location);
-            record.location = path.to_string();
-            let mut members_line = 0;
-            if let Some(m) = &mut record.members_from {
-                let (p, l) = split_location(&m.location);
-                members_line = l;
-                m.location = p.to_string();
-            }
-            state.flags.push([flags.id(record), line, members_line]);
+            let (record, line, members_line) = flag_record(f);
+            state.flags.push([intern(&mut self.flags, &mut ids, record), line, members_line]);
         }
-        let mut metrics = Interner::new(&mut self.metrics);
+        let mut ids = index(&self.metrics);
         for m in &c.metrics {
-            let mut record = m.clone();
-            let (path, line) = split_location(&m.location);
-            record.location = path.to_string();
-            state.metrics.push([metrics.id(record), line]);
+            let (record, line) = metric_record(m);
+            state.metrics.push([intern(&mut self.metrics, &mut ids, record), line]);
         }
-        let mut env = Interner::new(&mut self.env_keys);
+        let mut ids = index(&self.env_keys);
         for k in &c.env_keys {
-            let mut record = k.clone();
-            let (path, line) = split_location(&k.location);
-            record.location = path.to_string();
-            state.env_keys.push([env.id(record), line]);
+            let (record, line) = env_record(k);
+            state.env_keys.push([intern(&mut self.env_keys, &mut ids, record), line]);
         }
         self.states.push(state);
         u32::try_from(self.states.len() - 1).unwrap_or(u32::MAX)
@@ -357,7 +369,7 @@ impl History {
         out.facts_only = true;
         out.knobs_version.clone_from(&self.knobs_version);
         out.extracted_with.clone_from(&self.extracted_with);
-        let mut flags = Interner::new(&mut out.flags);
+        let mut seen = FxHashMap::default();
         let flag_ids: Vec<u32> = self
             .flags
             .iter()
@@ -369,27 +381,27 @@ impl History {
                 if f.removed.is_some() {
                     f.removed = Some(REMOVED_UNSAID.to_string());
                 }
-                flags.id(f)
+                intern(&mut out.flags, &mut seen, f)
             })
             .collect();
-        let mut metrics = Interner::new(&mut out.metrics);
+        let mut seen = FxHashMap::default();
         let metric_ids: Vec<u32> = self
             .metrics
             .iter()
             .map(|m| {
                 let mut m = m.clone();
                 m.help.clear();
-                metrics.id(m)
+                intern(&mut out.metrics, &mut seen, m)
             })
             .collect();
-        let mut env = Interner::new(&mut out.env_keys);
+        let mut seen = FxHashMap::default();
         let env_ids: Vec<u32> = self
             .env_keys
             .iter()
             .map(|k| {
                 let mut k = k.clone();
                 k.help.clear();
-                env.id(k)
+                intern(&mut out.env_keys, &mut seen, k)
             })
             .collect();
         let remap = |ids: &[u32], r: u32| ids.get(r as usize).copied().unwrap_or(r);

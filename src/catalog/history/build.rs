@@ -8,9 +8,8 @@
 //! history read back is indexed by splitting it.
 
 use rustc_hash::FxHashMap;
-use serde::Serialize;
 
-use super::{split_location, History, State};
+use super::{env_record, flag_record, index, intern, metric_record, History, State};
 use crate::catalog::model::{Catalog, EnvKey, Flag, Metric, Provenance};
 
 /// Joins a state's flag key and metric key.
@@ -28,25 +27,6 @@ pub struct Builder {
     /// table): under the flag key.
     env_sets: FxHashMap<String, Vec<[u32; 2]>>,
     states: FxHashMap<String, u32>,
-}
-
-fn index<T: Serialize>(records: &[T]) -> FxHashMap<String, u32> {
-    records
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| Some((serde_json::to_string(r).ok()?, u32::try_from(i).ok()?)))
-        .collect()
-}
-
-fn intern<T: Serialize>(records: &mut Vec<T>, seen: &mut FxHashMap<String, u32>, record: T) -> u32 {
-    let key = serde_json::to_string(&record).unwrap_or_default();
-    if let Some(id) = seen.get(&key) {
-        return *id;
-    }
-    let id = u32::try_from(records.len()).unwrap_or(u32::MAX);
-    records.push(record);
-    seen.insert(key, id);
-    id
 }
 
 /// Sorted as a catalogue sorts them, so that the same source always makes
@@ -112,16 +92,8 @@ impl Builder {
     pub fn intern_flags(&mut self, key: &str, flags: Vec<Flag>) {
         let c = normalised(flags, Vec::new());
         let mut set = Vec::with_capacity(c.flags.len());
-        for mut record in c.flags {
-            let (path, line) = split_location(&record.location);
-            let (path, line) = (path.to_string(), line);
-            record.location = path;
-            let mut members_line = 0;
-            if let Some(m) = &mut record.members_from {
-                let (p, l) = split_location(&m.location);
-                members_line = l;
-                m.location = p.to_string();
-            }
+        for f in &c.flags {
+            let (record, line, members_line) = flag_record(f);
             set.push([intern(&mut self.history.flags, &mut self.flag_ids, record), line, members_line]);
         }
         self.flag_sets.insert(key.to_string(), set);
@@ -131,10 +103,8 @@ impl Builder {
     pub fn intern_metrics(&mut self, key: &str, metrics: Vec<Metric>) {
         let c = normalised(Vec::new(), metrics);
         let mut set = Vec::with_capacity(c.metrics.len());
-        for mut record in c.metrics {
-            let (path, line) = split_location(&record.location);
-            let (path, line) = (path.to_string(), line);
-            record.location = path;
+        for m in &c.metrics {
+            let (record, line) = metric_record(m);
             set.push([intern(&mut self.history.metrics, &mut self.metric_ids, record), line]);
         }
         self.metric_sets.insert(key.to_string(), set);
@@ -145,10 +115,8 @@ impl Builder {
         let mut keys = keys;
         keys.sort_by(|a, b| a.name.cmp(&b.name));
         let mut set = Vec::with_capacity(keys.len());
-        for mut record in keys {
-            let (path, line) = split_location(&record.location);
-            let (path, line) = (path.to_string(), line);
-            record.location = path;
+        for k in &keys {
+            let (record, line) = env_record(k);
             set.push([intern(&mut self.history.env_keys, &mut self.env_ids, record), line]);
         }
         self.env_sets.insert(key.to_string(), set);
