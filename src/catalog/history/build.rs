@@ -9,7 +9,8 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{env_record, flag_record, index, intern, metric_record, History, State};
+use super::record::{env_record, flag_record, index, intern, metric_record};
+use super::{History, State};
 use crate::catalog::model::{Catalog, EnvKey, Flag, Metric, Provenance};
 
 /// Joins a state's flag key and metric key.
