@@ -660,6 +660,9 @@ mod tests {
         assert_eq!(image_tag(&p, "v0.10.0").as_deref(), Some("v0.10.0"));
         assert_eq!(image_tag(&p, "rocm6.3.1_vllm_0.8.5_20250521").as_deref(), Some("0.8.5"));
         assert_eq!(image_tag(&p, "latest"), None);
+        // vLLM's post-releases are tags of their own (git tag: v0.8.5.post1).
+        assert_eq!(image_tag(&p, "v0.8.5.post1").as_deref(), Some("v0.8.5.post1"));
+        assert_eq!(image_tag(&p, "v0.9.0rc2").as_deref(), Some("v0.9.0rc2"));
         assert_eq!(p.argv.positional_limits.get("vllm serve"), Some(&1));
         assert_eq!(p.argv.attached, ["-O"]);
         assert!(p.argv.dotted && p.argv.abbreviations && !p.argv.switch_values && p.argv.config_drops_false);
