@@ -1,6 +1,7 @@
-//! The extractor: C++ source in, catalogue entries out.
+//! The C++ reader: C++ source in, catalogue entries out.
 //!
-//! This is the only part of knobs that knows tree-sitter-cpp. It does not assume
+//! This is the only part of knobs' extractor that knows tree-sitter-cpp
+//! (`reader.rs` is its `LanguageReader`: which files of a tag it reads). It does not assume
 //! one idiom for the help table: several strategies each look for their own
 //! shape (table rows, builder calls, if-chains, usage texts) and propose
 //! candidates; the candidates are merged by flag name. Enum members come from
@@ -12,20 +13,17 @@ mod candidate;
 mod chain;
 mod code;
 mod cst;
-mod error;
 mod handler;
 mod help_text;
-pub mod history;
 mod infer;
 mod metrics;
 mod node_kind;
 mod operator_chain;
 mod owner;
 mod parsed;
-pub mod pinned;
 mod preprocess;
-pub mod python;
 pub mod queries;
+mod reader;
 pub mod roles;
 mod rows;
 mod setters;
@@ -37,11 +35,12 @@ use std::collections::BTreeMap;
 
 use crate::catalog::model::{Flag, Metric};
 
+use super::ExtractError;
 use candidate::{merge, Candidate};
-pub use error::ExtractError;
 pub use parsed::Warning;
 use parsed::{parse, parse_all, parse_warnings, Parsed};
 pub use preprocess::SourceFile;
+pub use reader::CppReader;
 
 /// The files one extraction reads.
 #[derive(Debug, Clone, Copy, Default)]
