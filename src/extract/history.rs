@@ -1,8 +1,9 @@
 //! An engine's history from many tags (`knobs sync --all-tags`): each tag
-//! keyed by the ids of what its profile era names (flag files: blob ids;
-//! metric folders: tree ids; missing: `-`), so that each distinct blob set
-//! is extracted once however many tags hold it — flags and metrics apart,
-//! since a server folder changes far more often than the option table.
+//! keyed by the ids of what its profile era names, as its language's reader
+//! says (files: blob ids; folders: tree ids; missing: `-`), so that each
+//! distinct blob set is extracted once however many tags hold it — flags
+//! and metrics apart when the reader reads them apart (C++: a server
+//! folder changes far more often than the option table).
 //! The extractions run on every core, one repository reader per worker,
 //! and are interned as they arrive: memory holds the history and a few
 //! extractions in flight, never every tag's catalogue.

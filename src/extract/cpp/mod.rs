@@ -1,11 +1,12 @@
 //! The C++ reader: C++ source in, catalogue entries out.
 //!
-//! This is the only part of knobs' extractor that knows tree-sitter-cpp
-//! (`reader.rs` is its `LanguageReader`: which files of a tag it reads). It does not assume
-//! one idiom for the help table: several strategies each look for their own
-//! shape (table rows, builder calls, if-chains, usage texts) and propose
-//! candidates; the candidates are merged by flag name. Enum members come from
-//! the validator — the code that refuses a value — never from help text alone.
+//! This is the only part of knobs' extractor that knows tree-sitter-cpp;
+//! `reader.rs` is its `LanguageReader` (which files of a tag it reads).
+//! It does not assume one idiom for the help table: several strategies
+//! each look for their own shape (table rows, builder calls, if-chains,
+//! usage texts) and propose candidates; the candidates are merged by flag
+//! name. Enum members come from the validator — the code that refuses a
+//! value — never from help text alone.
 
 mod accepts;
 mod calls;
