@@ -3,7 +3,6 @@
 //! of a catalogue, how two compare, and how one is rendered for people.
 
 pub mod diff;
-pub mod era;
 pub mod history;
 pub mod model;
 pub mod profile;
