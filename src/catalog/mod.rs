@@ -6,6 +6,7 @@ pub mod diff;
 pub mod era;
 pub mod history;
 pub mod model;
+pub mod pinned;
 pub mod profile;
 pub mod query;
 pub mod render;

@@ -11,8 +11,8 @@ use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
 use crate::config::Config;
 
 pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let catalog = e.catalog(cfg.engine_name(None), args.tag.as_deref(), cfg)?;
+    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let catalog = super::exact(&known, cfg, args.tag.as_deref())?;
     let text = match args.format {
         ShowFormat::Human => render::human(catalog),
         ShowFormat::Markdown => render::markdown(catalog),
@@ -80,13 +80,10 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
 /// warnings, and make the exit status 1.
 pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     use crate::catalog::semantics::check;
-    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let sem = &e.semantics;
-    let (catalog, note) = e.judged(cfg.engine_name(None), args.version.as_deref(), cfg)?;
-    if let Some(n) = note.filter(|_| io.verbosity >= 0) {
-        writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
-    }
-    let problems = check(sem, catalog, &e.profile);
+    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
+    let (sem, catalog) = (pinned.semantics, pinned.catalog);
+    let problems = check(sem, catalog, pinned.profile);
     for p in &problems {
         let message = crate::pictures::visible(&p.message);
         writeln!(

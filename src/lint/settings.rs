@@ -14,6 +14,7 @@ use super::rules::{self, Rule, Severity, RULES};
 use super::scanners::{self, EngineMatcher};
 use crate::catalog::history::History;
 use crate::catalog::model::Catalog;
+use crate::catalog::pinned::Pinned;
 use crate::catalog::profile::Profile;
 use crate::catalog::tag::{compare_tags, same_tag};
 use crate::config::{Config, Located};
@@ -226,15 +227,11 @@ impl<'a> Settings<'a> {
     }
 
     /// The settings one knobs.toml gives, with the command line's overrides,
-    /// for an engine's `catalog` among `all`.
-    pub fn resolve(
-        cfg: &Config,
-        overrides: &Overrides,
-        profile: &'a Profile,
-        catalog: &'a Catalog,
-        all: &'a [Catalog],
-    ) -> Result<Self, SettingsError> {
-        let mut settings = Settings::new(profile, catalog, all, engine_commands(cfg));
+    /// for the build a run judges against.
+    pub fn resolve(cfg: &Config, overrides: &Overrides, pinned: &Pinned<'a>) -> Result<Self, SettingsError> {
+        let mut settings = Settings::new(pinned.profile, pinned.catalog, pinned.all, engine_commands(cfg))
+            .with_history(pinned.history())
+            .with_aside_history(pinned.aside_history());
         settings.env_files = cfg.env_files.clone();
         settings.severity = severities(cfg)?;
         settings.keep_text = overrides.keep_text;
