@@ -21,7 +21,7 @@ pub(crate) mod project;
 mod render;
 mod unknown;
 
-pub use flag::{resolve_flag, FlagExplain, Meter, Span};
+pub use flag::{resolve_flag, FlagExplain, Meter, ShapeRun};
 pub use history::Version;
 pub use metric::MetricExplain;
 pub use project::Project;
