@@ -135,9 +135,9 @@ pub struct Settings<'a> {
     /// `[lint] fail_on` under `--fail-on`: the least severity that fails the run.
     pub fail_on: Severity,
     /// What the rules work out about each catalogue of `all` (same order).
-    derived: Vec<rules::Derived>,
+    derived: Vec<rules::CatalogFacts>,
     /// The same for `catalog` when it is not one of `all` (a tag of the history).
-    own_derived: rules::Derived,
+    own_derived: rules::CatalogFacts,
 }
 
 impl<'a> Settings<'a> {
@@ -167,8 +167,8 @@ impl<'a> Settings<'a> {
             helm_args: vec!["extraArgs".to_string()],
             helm_args_named: false,
             fail_on: Severity::Warning,
-            derived: all.iter().map(|_| rules::Derived::default()).collect(),
-            own_derived: rules::Derived::default(),
+            derived: all.iter().map(|_| rules::CatalogFacts::default()).collect(),
+            own_derived: rules::CatalogFacts::default(),
         }
     }
 
@@ -309,7 +309,7 @@ impl<'a> Settings<'a> {
 
     /// What the rules have worked out about `catalog`, when it is one of
     /// `all` or the run's own.
-    pub(crate) fn derived(&self, catalog: &Catalog) -> Option<&rules::Derived> {
+    pub(crate) fn derived(&self, catalog: &Catalog) -> Option<&rules::CatalogFacts> {
         match self.all.iter().position(|c| std::ptr::eq(c, catalog)) {
             Some(i) => self.derived.get(i),
             None => std::ptr::eq(self.catalog, catalog).then_some(&self.own_derived),
