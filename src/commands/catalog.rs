@@ -5,7 +5,6 @@
 use miette::{miette, IntoDiagnostic, Result};
 
 use super::{Outcome, Run};
-use crate::catalog::store::Store;
 use crate::catalog::{diff, render};
 use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
 use crate::config::Config;
@@ -25,45 +24,21 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
 }
 
 pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
     let engine = cfg.engine_name(None);
     let (d, lead) = match &args.embedded {
         Some(tag) => {
-            let synced = e.store.get(engine, tag)?;
-            let embedded = Store::embedded(engine)?;
-            let Ok(from) = embedded.get(engine, tag) else {
-                return Err(miette!(
-                    help = "`knobs --version` lists the embedded catalogues",
-                    "knobs embeds no catalogue of {engine} {tag} to set the synced one against"
-                ));
-            };
-            if e.store.is_embedded(synced) {
-                return Err(miette!(
-                    help = "run `knobs sync --tag {tag}` to catalogue it from the source",
-                    "{engine} {tag} has no synced catalogue to set against the embedded one"
-                ));
-            }
-            (diff::diff(from, synced), Some(render::embedded_lead(synced)))
+            let (d, synced) = diff::against_embedded(&known.store, engine, tag)?;
+            (d, Some(render::embedded_lead(synced)))
         }
         None => {
             let missing = || miette!("`knobs catalog diff` takes two tags, or --embedded TAG");
-            let from = e.store.get(engine, args.from.as_deref().ok_or_else(missing)?)?;
-            let to = e.store.get(engine, args.to.as_deref().ok_or_else(missing)?)?;
+            let from = known.store.get(engine, args.from.as_deref().ok_or_else(missing)?)?;
+            let to = known.store.get(engine, args.to.as_deref().ok_or_else(missing)?)?;
             let d = diff::diff(from, to);
             if d.repos.is_some() {
-                let repo = |c: &crate::catalog::model::Catalog| {
-                    let embedded = if e.store.is_embedded(c) { ", embedded in knobs" } else { "" };
-                    format!("{}{embedded}", crate::pictures::visible(&c.source.repo))
-                };
-                writeln!(
-                    io.err,
-                    "warning: {engine} {} and {} come from different repositories ({}; {}): a difference may be the repositories', not the versions'",
-                    from.source.tag,
-                    to.source.tag,
-                    repo(from),
-                    repo(to)
-                )
-                .map_err(super::OutputError)?;
+                writeln!(io.err, "warning: {}", diff::repos_warning(&known.store, engine, from, to))
+                    .map_err(super::OutputError)?;
             }
             (d, None)
         }
