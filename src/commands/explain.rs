@@ -34,20 +34,7 @@ fn changes(topic: &explain::Topic, args: &ExplainArgs, pinned: &Pinned<'_>, io: 
             crate::pictures::visible(&args.subject)
         ));
     };
-    let over = match pinned.history() {
-        Some(h) => format!(
-            "{}'s history ({} tags, {}–{})",
-            h.engine,
-            h.tags.len(),
-            h.tag(0).unwrap_or("?"),
-            h.tag(h.tags.len().saturating_sub(1)).unwrap_or("?")
-        ),
-        None => {
-            let tags: Vec<&str> = pinned.all.iter().map(|c| c.source.tag.as_str()).collect();
-            let engine = pinned.all.first().map_or("", |c| c.source.engine.as_str());
-            format!("the catalogued versions of {engine} ({})", tags.join(", "))
-        }
-    };
+    let over = explain::changes::over(pinned);
     let text = match args.format {
         ExplainFormat::Json => explain::changes::json(e, &steps, &over),
         ExplainFormat::Human => explain::changes::human(e, &steps, &over),
