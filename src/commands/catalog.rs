@@ -10,7 +10,7 @@ use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
 use crate::config::Config;
 
 pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
     let catalog = super::exact(&known, cfg, args.tag.as_deref())?;
     let text = match args.format {
         ShowFormat::Human => render::human(catalog),
@@ -24,7 +24,7 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
 }
 
 pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
     let engine = cfg.engine_name(None);
     let (d, lead) = match &args.embedded {
         Some(tag) => {
@@ -55,7 +55,7 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
 /// warnings, and make the exit status 1.
 pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     use crate::catalog::semantics::check;
-    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
     let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
     let (sem, catalog) = (pinned.semantics, pinned.catalog);
     let problems = check(sem, catalog, pinned.profile);

@@ -9,7 +9,7 @@ use crate::config::Config;
 use crate::explain;
 
 pub fn run(args: &ExplainArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
     let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
     let project = explain::project::discover(cfg, &pinned, &io.cwd);
     let topic = explain::explain(&args.subject, &pinned, &project)?;
@@ -45,7 +45,7 @@ fn changes(topic: &explain::Topic, args: &ExplainArgs, pinned: &Pinned<'_>, io: 
 }
 
 pub fn flags(args: &FlagsArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
     let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
     let text = explain::listing::flags(pinned.catalog, pinned.semantics);
     io.out.write_all(text.as_bytes()).map_err(super::OutputError)?;

@@ -49,7 +49,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             named.extend(group.paths.iter().cloned());
         }
         let cfg = &group.cfg;
-        let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+        let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
         let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
         let settings = Settings::resolve(cfg, &overrides, &pinned)?;
         if let Some(mark) = pinned.mark().filter(|_| io.verbosity > 0) {

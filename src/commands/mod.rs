@@ -68,7 +68,7 @@ pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> Vec<
 /// Loads the engine the configuration (and `--engine`) names: its profile,
 /// its catalogues (embedded, synced beside knobs.toml, and `--catalog-dir`),
 /// and its overlay.
-pub fn engine(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> miette::Result<Known> {
+pub fn known(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> miette::Result<Known> {
     let name = cfg.engine_name(None);
     Ok(Known::open(name, &catalog_dirs(cfg, extra, io), cfg.profile(name))?)
 }

@@ -23,7 +23,7 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
         ));
     }
     let timeout = Duration::from_secs_f64(args.timeout);
-    let known = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
     let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
     let (catalog, all, profile, sem) = (pinned.catalog, pinned.all, pinned.profile, pinned.semantics);
     let label = pinned.label();
