@@ -157,7 +157,9 @@ pub enum EmbeddedDiffError {
     #[diagnostic(help("`knobs --version` lists the embedded catalogues"))]
     NoneEmbedded { engine: String, tag: String },
     #[error("{engine} {tag} has no synced catalogue to set against the embedded one")]
-    #[diagnostic(help("run `knobs sync --tag {tag}` to catalogue it from the source"))]
+    // The help says `{tag}` literally, as it always has (issue 28 changes
+    // no output); naming the tag is a fix of its own.
+    #[diagnostic(help("run `knobs sync --tag {{tag}}` to catalogue it from the source"))]
     NoneSynced { engine: String, tag: String },
 }
 
