@@ -5,6 +5,7 @@
 pub mod diff;
 pub mod history;
 pub mod model;
+pub mod pinned;
 pub mod profile;
 pub mod query;
 pub mod render;
