@@ -23,7 +23,8 @@ struct Source {
 
 fn sources() -> Vec<Source> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).expect("src/").filter_map(|e| e.ok().map(|e| e.path())).collect();
+        let mut entries: Vec<PathBuf> =
+            std::fs::read_dir(dir).expect("src/").filter_map(|e| e.ok().map(|e| e.path())).collect();
         entries.sort();
         for p in entries {
             if p.is_dir() {
@@ -210,7 +211,9 @@ fn the_import_reader_resolves_groups_and_supers() {
         text: "use super::{self as s, shell::{words::Part, simple}};\nuse crate::catalog::query;\nfn f() { super::super::refs::X; }\n".into(),
     };
     let got: BTreeSet<String> = named_paths(&s).into_iter().map(|p| p.join("::")).collect();
-    for want in ["lint::scanners::shell::words::Part", "lint::scanners::shell::simple", "catalog::query", "lint::refs::X"] {
+    for want in
+        ["lint::scanners::shell::words::Part", "lint::scanners::shell::simple", "catalog::query", "lint::refs::X"]
+    {
         assert!(got.contains(want), "{want} not in {got:?}");
     }
     let files = vec![
@@ -238,4 +241,48 @@ fn no_two_sibling_modules_import_each_other() {
         })
         .collect();
     assert!(cycles.is_empty(), "move what both need below them:\n{}", cycles.join("\n"));
+}
+
+/// The layers of ARCHITECTURE.md: each top-level module of `src/` and the
+/// modules it may import. The ground (the last row) imports only the ground.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("commands", &["catalog", "cli", "config", "explain", "extract", "lint", "report", "source", "verify", "walk"]),
+    ("cli", &["report"]),
+    ("verify", &["catalog", "explain", "lint"]),
+    ("explain", &["catalog", "config", "lint", "source", "walk"]),
+    ("report", &["lint", "walk"]),
+    ("lint", &["catalog", "config", "source", "walk"]),
+    ("config", &["catalog"]),
+    ("extract", &["catalog", "source"]),
+    ("catalog", &[]),
+    ("source", &[]),
+];
+
+/// The modules every layer may import: small, engine-free helpers.
+const GROUND: &[&str] =
+    &["bounded", "confine", "diag", "embedded", "fsutil", "kinds", "pictures", "suggest", "syntax", "walk"];
+
+#[test]
+fn each_layer_imports_only_the_layers_below_it() {
+    let files = sources();
+    let mut wrong = BTreeSet::new();
+    let mut seen = 0;
+    for s in &files {
+        let Some(top) = s.module.first() else { continue };
+        let allowed: Vec<&str> = match LAYERS.iter().find(|(l, _)| l == top) {
+            Some((_, below)) => below.iter().copied().chain(GROUND.iter().copied()).collect(),
+            None if GROUND.contains(&top.as_str()) => GROUND.to_vec(),
+            None => continue,
+        };
+        for path in named_paths(s) {
+            let Some(target) = path.first().filter(|t| *t != top) else { continue };
+            seen += 1;
+            let is_module = files.iter().any(|f| f.module.first() == Some(target));
+            if is_module && !allowed.contains(&target.as_str()) {
+                wrong.insert(format!("{} imports {target} (src/{top} may import {allowed:?})", s.rel));
+            }
+        }
+    }
+    assert!(seen > 200, "only {seen} imports across layers read");
+    assert!(wrong.is_empty(), "an import points up or sideways:\n{}", wrong.into_iter().collect::<Vec<_>>().join("\n"));
 }
