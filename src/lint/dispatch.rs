@@ -11,7 +11,7 @@ use super::scanners::{self, Scan, ScanCtx};
 use super::{span, suppress, Settings};
 use crate::catalog::model::Catalog;
 use crate::catalog::query;
-use crate::walk::FileKind;
+use crate::kinds::FileKind;
 
 /// Scans one file's text.
 pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
