@@ -6,7 +6,7 @@
 //! script languages that are not shell (batch, PowerShell, Makefiles,
 //! Procfiles) are rewritten as shell and read by the shell scanner.
 
-use super::refs::ArgvRules;
+use super::pairing::ArgvRules;
 use super::scanners::{self, Scan, ScanCtx};
 use super::{span, suppress, Settings};
 use crate::catalog::model::Catalog;

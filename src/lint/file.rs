@@ -103,7 +103,7 @@ fn scan_in(path: &Path, text: &str, kind: FileKind, settings: &Settings<'_>, fol
     let mut scan = evidence::env_scan(path, text, settings, folder);
     if !folder.env_argv.is_empty() {
         let tv = |name: &str| crate::catalog::query::flag(catalog, settings.profile, name).map(|f| f.values());
-        let argv = super::refs::ArgvRules::of(&settings.profile.argv);
+        let argv = super::pairing::ArgvRules::of(&settings.profile.argv);
         super::scanners::shell::env_value_argv(&folder.env_argv, &tv, argv, &mut scan.refs);
     }
     scan

@@ -43,7 +43,8 @@ mod wrappers;
 pub mod yaml;
 
 pub use self::engine_matcher::EngineMatcher;
-use super::refs::{ArgvRules, Ref};
+use super::pairing::ArgvRules;
+use super::refs::Ref;
 use super::span::Span;
 use super::suppress::Suppression;
 

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use crate::lint::refs::Word;
+use crate::lint::pairing::Word;
 
 /// A word's text with its quotes removed and its `\` escapes read (none
 /// inside single quotes).
