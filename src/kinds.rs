@@ -294,7 +294,7 @@ pub fn by_name(path: &Path, env_files: &[String]) -> Option<FileKind> {
 }
 
 /// The kind the first line of `head` says, by a shebang naming it.
-fn by_shebang(head: &[u8]) -> Option<FileKind> {
+pub fn by_shebang(head: &[u8]) -> Option<FileKind> {
     let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]);
     let first = String::from_utf8_lossy(first);
     if !first.starts_with("#!") {
@@ -303,12 +303,6 @@ fn by_shebang(head: &[u8]) -> Option<FileKind> {
     let words = first.split(|c: char| c == '/' || c.is_whitespace());
     let named = |k: &&Kind| words.clone().any(|w| k.shebangs.contains(&w));
     KINDS.iter().find(named).map(|k| k.kind)
-}
-
-/// True when a name needs its first line read to be classified: its name
-/// says nothing (a script may have any name; its shebang says what it is).
-pub fn needs_head(path: &Path, env_files: &[String]) -> bool {
-    by_name(path, env_files).is_none()
 }
 
 /// The pre-commit hook's `files:` pattern: every name the table takes,
@@ -484,6 +478,6 @@ mod tests {
             assert_eq!(classify(Path::new(name), none, b""), Some(kind), "{name}");
         }
         assert_eq!(classify(Path::new("Procfile."), none, b""), None);
-        assert!(needs_head(Path::new("serve.conf"), none) && !needs_head(Path::new("a.md"), none));
+        assert!(by_name(Path::new("serve.conf"), none).is_none() && by_name(Path::new("a.md"), none).is_some());
     }
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::kinds::{classify, in_workflows, needs_head, FileKind};
+use crate::kinds::{by_name, by_shebang, in_workflows, FileKind};
 
 /// Why a file named on the command line, or met in a walk, was not linted.
 pub const NOT_LINTABLE: &str = "not a runbook, env file, shell script or deployment file";
@@ -136,8 +136,7 @@ pub fn walk_each(
     }
     for (p, abs, is_file) in roots {
         if is_file {
-            let h = if needs_head(&abs, env_files) { head(&abs) } else { Vec::new() };
-            match classify(&abs, env_files, &h) {
+            match by_name(&abs, env_files).or_else(|| by_shebang(&head(&abs))) {
                 Some(kind) => on_file(p, kind),
                 None => out.skipped.push(Skipped { path: p.clone(), reason: NAMED_NOT_LINTABLE.into() }),
             }
@@ -231,8 +230,8 @@ fn visit(
     if exclude.is_match(&rel) || exclude.is_match(from_root) {
         return Seen::Excluded;
     }
-    let h = if needs_head(entry.path(), env_files) { head(entry.path()) } else { Vec::new() };
-    match classify(entry.path(), env_files, &h) {
+    // The name first; only a name that says nothing has its first line read.
+    match by_name(entry.path(), env_files).or_else(|| by_shebang(&head(entry.path()))) {
         Some(kind) => Seen::File((rel, kind)),
         None => Seen::Skipped(Skipped { path: rel, reason: NOT_LINTABLE.into() }),
     }
