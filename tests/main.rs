@@ -10,6 +10,10 @@ mod support;
 // colour, `--version`, completions and man page, `-q`/`-v`, a closed pipe.
 mod cli;
 
+// The shape of src/: line budgets per file, no two sibling modules
+// importing each other.
+mod structure;
+
 // Each lint rule on its bad and good fixture, at the line and column the
 // fixture's `expect:` markers give.
 mod rules;

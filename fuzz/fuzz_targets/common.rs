@@ -16,7 +16,7 @@ use knobs::catalog::profile::{builtin, Profile};
 use knobs::catalog::semantics::{self, Semantics};
 use knobs::catalog::store::{self, Store};
 use knobs::catalog::{diff, query, render};
-use knobs::extract::{extract_flags, extract_metrics, SourceFile};
+use knobs::extract::cpp::{extract_flags, extract_metrics, SourceFile};
 use knobs::kinds::FileKind;
 use knobs::lint::{lint_files, Report, Settings, StagedFiles};
 use knobs::report::{Context, Format};

@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::model::{Catalog, Flag, Metric};
+use super::store::{Store, StoreError};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Rename {
@@ -144,6 +145,56 @@ pub fn diff(from: &Catalog, to: &Catalog) -> CatalogDiff {
         repos: (from.source.repo != to.source.repo)
             .then(|| Repos { from: from.source.repo.clone(), to: to.source.repo.clone() }),
     }
+}
+
+/// Why a synced catalogue cannot be set against the embedded one of its tag.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum EmbeddedDiffError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Store(#[from] StoreError),
+    #[error("knobs embeds no catalogue of {engine} {tag} to set the synced one against")]
+    #[diagnostic(help("`knobs --version` lists the embedded catalogues"))]
+    NoneEmbedded { engine: String, tag: String },
+    #[error("{engine} {tag} has no synced catalogue to set against the embedded one")]
+    // The help says `{tag}` literally, as it always has (issue 28 changes
+    // no output); naming the tag is a fix of its own.
+    #[diagnostic(help("run `knobs sync --tag {{tag}}` to catalogue it from the source"))]
+    NoneSynced { engine: String, tag: String },
+}
+
+/// The synced catalogue of `tag` in `store` set against the embedded one
+/// of the same tag, with the synced one (for the lead that names it).
+pub fn against_embedded<'s>(
+    store: &'s Store,
+    engine: &str,
+    tag: &str,
+) -> Result<(CatalogDiff, &'s Catalog), EmbeddedDiffError> {
+    let synced = store.get(engine, tag)?;
+    let embedded = Store::embedded(engine)?;
+    let Ok(from) = embedded.get(engine, tag) else {
+        return Err(EmbeddedDiffError::NoneEmbedded { engine: engine.into(), tag: tag.into() });
+    };
+    if store.is_embedded(synced) {
+        return Err(EmbeddedDiffError::NoneSynced { engine: engine.into(), tag: tag.into() });
+    }
+    Ok((diff(from, synced), synced))
+}
+
+/// The warning when two versions of an engine in `store` come from different
+/// repositories, so that a difference may be theirs, not the versions'.
+pub fn repos_warning(store: &Store, engine: &str, from: &Catalog, to: &Catalog) -> String {
+    let repo = |c: &Catalog| {
+        let embedded = if store.is_embedded(c) { ", embedded in knobs" } else { "" };
+        format!("{}{embedded}", crate::pictures::visible(&c.source.repo))
+    };
+    format!(
+        "{engine} {} and {} come from different repositories ({}; {}): a difference may be the repositories', not the versions'",
+        from.source.tag,
+        to.source.tag,
+        repo(from),
+        repo(to)
+    )
 }
 
 #[cfg(test)]

@@ -19,11 +19,13 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::model::{Catalog, EnvKey, Flag, Metric, Provenance};
+use super::model::{Catalog, EnvKey, Flag, Metric};
 use super::tag::{compare_tags, same_tag};
 use crate::diag::FileError;
 
 mod build;
+mod facts;
+mod materialise;
 mod packed;
 mod pattern;
 mod record;
@@ -69,7 +71,7 @@ pub struct History {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub env_keys: Vec<EnvKey>,
     #[serde(skip)]
-    derived: Derived,
+    derived: HistoryMemo,
 }
 
 /// One tag: its commit and the state of the source it holds.
@@ -103,7 +105,7 @@ pub type Run = RangeInclusive<usize>;
 /// What a history derives on first use: catalogues per state, tag runs per
 /// record, spellings to records. Never part of the file.
 #[derive(Debug, Default)]
-struct Derived {
+struct HistoryMemo {
     catalogs: OnceLock<Vec<OnceLock<Catalog>>>,
     flag_runs: OnceLock<Vec<Vec<Run>>>,
     metric_runs: OnceLock<Vec<Vec<Run>>>,
@@ -111,9 +113,9 @@ struct Derived {
     spellings: OnceLock<FxHashMap<String, Vec<u32>>>,
 }
 
-impl Clone for Derived {
+impl Clone for HistoryMemo {
     fn clone(&self) -> Self {
-        Derived::default()
+        HistoryMemo::default()
     }
 }
 
@@ -141,14 +143,6 @@ fn split_location(location: &str) -> (&str, u32) {
     }
 }
 
-fn join_location(path: &str, line: u32) -> String {
-    if line == 0 {
-        path.to_string()
-    } else {
-        format!("{path}:{line}")
-    }
-}
-
 impl History {
     /// An empty history of `engine` from `repo`.
     pub fn new(engine: &str, repo: &str) -> History {
@@ -164,7 +158,7 @@ impl History {
             flags: Vec::new(),
             metrics: Vec::new(),
             env_keys: Vec::new(),
-            derived: Derived::default(),
+            derived: HistoryMemo::default(),
         }
     }
 
@@ -287,7 +281,7 @@ impl History {
         self.tags.retain(|t| !same_tag(&t.tag, tag));
         let at = self.tags.partition_point(|t| compare_tags(&t.tag, tag).is_lt());
         self.tags.insert(at, TagEntry { tag: tag.to_string(), commit: commit.to_string(), state });
-        self.derived = Derived::default();
+        self.derived = HistoryMemo::default();
     }
 
     fn intern(&mut self, key: &str, c: &Catalog) -> u32 {
@@ -311,64 +305,6 @@ impl History {
         u32::try_from(self.states.len() - 1).unwrap_or(u32::MAX)
     }
 
-    /// Drops every help text, then the records that became the same: what
-    /// may be embedded in knobs (names, kinds, members, defaults, env keys,
-    /// scopes and spans are facts; help texts are the engine's sentences).
-    pub fn facts_only(&self) -> History {
-        let mut out = History::new(&self.engine, &self.repo);
-        out.facts_only = true;
-        out.knobs_version.clone_from(&self.knobs_version);
-        out.extracted_with.clone_from(&self.extracted_with);
-        let mut seen = FxHashMap::default();
-        let flag_ids: Vec<u32> = self
-            .flags
-            .iter()
-            .map(|f| {
-                let mut f = f.clone();
-                f.help.clear();
-                // Also sentences of the source: what `auto` means, a refusal's message.
-                f.auto_means = None;
-                if f.removed.is_some() {
-                    f.removed = Some(REMOVED_UNSAID.to_string());
-                }
-                intern(&mut out.flags, &mut seen, f)
-            })
-            .collect();
-        let mut seen = FxHashMap::default();
-        let metric_ids: Vec<u32> = self
-            .metrics
-            .iter()
-            .map(|m| {
-                let mut m = m.clone();
-                m.help.clear();
-                intern(&mut out.metrics, &mut seen, m)
-            })
-            .collect();
-        let mut seen = FxHashMap::default();
-        let env_ids: Vec<u32> = self
-            .env_keys
-            .iter()
-            .map(|k| {
-                let mut k = k.clone();
-                k.help.clear();
-                intern(&mut out.env_keys, &mut seen, k)
-            })
-            .collect();
-        let remap = |ids: &[u32], r: u32| ids.get(r as usize).copied().unwrap_or(r);
-        out.states = self
-            .states
-            .iter()
-            .map(|s| State {
-                key: s.key.clone(),
-                flags: s.flags.iter().map(|[r, l, m]| [remap(&flag_ids, *r), *l, *m]).collect(),
-                metrics: s.metrics.iter().map(|[r, l]| [remap(&metric_ids, *r), *l]).collect(),
-                env_keys: s.env_keys.iter().map(|[r, l]| [remap(&env_ids, *r), *l]).collect(),
-            })
-            .collect();
-        out.tags = self.tags.clone();
-        out
-    }
-
     /// The position of a tag (`1.8.1` names `v1.8.1`).
     pub fn index(&self, tag: &str) -> Option<usize> {
         self.tags.iter().position(|t| same_tag(&t.tag, tag))
@@ -390,73 +326,14 @@ impl History {
         let from = to.saturating_sub(n);
         self.tags[from..to].iter().map(|t| t.tag.as_str()).collect()
     }
-
-    /// The catalogue of the tag at `index`, materialised once.
-    pub fn catalog_at(&self, index: usize) -> Option<&Catalog> {
-        let entry = self.tags.get(index)?;
-        let cells = self.derived.catalogs.get_or_init(|| self.tags.iter().map(|_| OnceLock::new()).collect());
-        Some(cells.get(index)?.get_or_init(|| self.materialise(entry)))
-    }
-
-    /// The catalogue of a tag, if the history holds it.
-    pub fn catalog(&self, tag: &str) -> Option<&Catalog> {
-        self.catalog_at(self.index(tag)?)
-    }
-
-    fn materialise(&self, entry: &TagEntry) -> Catalog {
-        let state = self.states.get(entry.state as usize).cloned().unwrap_or_default();
-        let flags = state
-            .flags
-            .iter()
-            .filter_map(|[r, line, members_line]| {
-                let mut f = self.flags.get(*r as usize)?.clone();
-                f.location = join_location(&f.location, *line);
-                if let Some(m) = &mut f.members_from {
-                    m.location = join_location(&m.location, *members_line);
-                }
-                Some(f)
-            })
-            .collect();
-        let metrics = state
-            .metrics
-            .iter()
-            .filter_map(|[r, line]| {
-                let mut m = self.metrics.get(*r as usize)?.clone();
-                m.location = join_location(&m.location, *line);
-                Some(m)
-            })
-            .collect();
-        let mut c = Catalog::new(
-            Provenance {
-                engine: self.engine.clone(),
-                repo: self.repo.clone(),
-                tag: entry.tag.clone(),
-                commit: entry.commit.clone(),
-                knobs_version: self.knobs_version.clone(),
-            },
-            flags,
-            metrics,
-        );
-        c.env_keys = state
-            .env_keys
-            .iter()
-            .filter_map(|[r, line]| {
-                let mut k = self.env_keys.get(*r as usize)?.clone();
-                k.location = join_location(&k.location, *line);
-                Some(k)
-            })
-            .collect();
-        c.normalise();
-        c
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::model::Kind;
+    use crate::catalog::model::{Kind, Provenance};
 
-    fn flag(name: &str, kind: Kind, members: &[&str], line: u32) -> Flag {
+    pub(super) fn flag(name: &str, kind: Kind, members: &[&str], line: u32) -> Flag {
         Flag {
             name: name.into(),
             aliases: Vec::new(),
@@ -478,7 +355,7 @@ mod tests {
         }
     }
 
-    fn catalog(tag: &str, flags: Vec<Flag>) -> Catalog {
+    pub(super) fn catalog(tag: &str, flags: Vec<Flag>) -> Catalog {
         let mut c = Catalog::new(
             Provenance {
                 engine: "e".into(),
@@ -496,7 +373,7 @@ mod tests {
 
     /// Three builds: `--mode` gains a member in b3, `--old` goes in b3 and
     /// `--new` comes; b2 has b1's blobs (the same key).
-    fn three() -> History {
+    pub(super) fn three() -> History {
         let mut h = History::new("e", "r");
         let b1 = catalog("b1", vec![flag("--mode", Kind::Enum, &["a", "b"], 10), flag("--old", Kind::Switch, &[], 20)]);
         h.add("k1", &b1);
@@ -566,30 +443,5 @@ mod tests {
             .and_then(|e| miette::Diagnostic::help(&e).map(|h| h.to_string()))
             .unwrap_or_default();
         assert_eq!(help, "sync the history again with this knobs (`knobs sync --all-tags`)");
-    }
-
-    #[test]
-    fn facts_only_drops_help_and_merges_what_became_the_same() {
-        let mut h = three();
-        // A later build that only rewords --new's help.
-        let mut b4 = h.catalog("b3").expect("b3").clone();
-        b4.source.tag = "b4".into();
-        if let Some(f) = b4.flags.iter_mut().find(|f| f.name == "--new") {
-            f.help = "reworded".into();
-        }
-        if let Some(f) = b4.flags.iter_mut().find(|f| f.name == "--mode") {
-            f.removed = Some("--mode is gone, use --other".into());
-            f.auto_means = Some("the fastest member".into());
-        }
-        h.add("k4", &b4);
-        assert_eq!(h.flags.len(), 6);
-        let facts = h.facts_only();
-        assert!(facts.facts_only && facts.flags.iter().all(|f| f.help.is_empty()));
-        assert_eq!(facts.flags.len(), 5, "the reworded --new is the same fact");
-        let mode = facts.catalog("b4").and_then(|c| c.flag("--mode")).cloned().expect("--mode");
-        assert_eq!(mode.removed.as_deref(), Some(REMOVED_UNSAID), "the source's sentence is not kept");
-        assert_eq!(mode.auto_means, None);
-        assert_eq!(facts.flag_presence("--new"), [2..=3]);
-        assert_eq!(facts.catalog("b4").and_then(|c| c.flag("--new")).map(|f| f.kind), Some(Kind::Int));
     }
 }

@@ -3,9 +3,9 @@
 //! of a catalogue, how two compare, and how one is rendered for people.
 
 pub mod diff;
-pub mod era;
 pub mod history;
 pub mod model;
+pub mod pinned;
 pub mod profile;
 pub mod query;
 pub mod render;

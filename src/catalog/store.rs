@@ -19,6 +19,9 @@ use super::model::{Catalog, SCHEMA_VERSION};
 use super::semantics::FILE_NAME as SEMANTICS;
 use super::tag::{compare_tags, same_tag};
 
+mod lookup;
+mod provenance;
+
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum StoreError {
     #[error("cannot read catalogue {}: {message}", path.display())]
@@ -55,9 +58,6 @@ fn known_list(known: &[String], count: usize) -> String {
         known.join(", ")
     }
 }
-
-/// How many tags an unknown-tag message names at most.
-const NEAREST: usize = 8;
 
 /// One engine's catalogues from every source, oldest first.
 #[derive(Debug, Clone)]
@@ -274,63 +274,6 @@ impl Store {
             .as_ref()
     }
 
-    /// True when `c` was materialised from the embedded history set aside.
-    fn in_aside_history(&self, c: &Catalog) -> bool {
-        self.aside_history().is_some_and(|h| h.catalog(&c.source.tag).is_some_and(|own| std::ptr::eq(own, c)))
-    }
-
-    /// True when the history in use is the one embedded in knobs.
-    pub fn history_is_embedded(&self) -> bool {
-        self.history_embedded
-    }
-
-    /// True when `c` is a catalogue embedded in knobs (not synced).
-    pub fn is_embedded(&self, c: &Catalog) -> bool {
-        // A synced catalogue replaces the embedded one of its tag, so the tag says.
-        if self.embedded.contains(&c.source.tag) || self.in_aside_history(c) {
-            return true;
-        }
-        self.history_embedded && !self.catalogs.iter().any(|own| same_tag(&own.source.tag, &c.source.tag))
-    }
-
-    /// True when `c` was materialised from the history (no catalogue file
-    /// of its own tag is in use).
-    pub fn from_history(&self, c: &Catalog) -> bool {
-        self.history.as_ref().is_some_and(|h| h.catalog(&c.source.tag).is_some_and(|own| std::ptr::eq(own, c)))
-    }
-
-    /// True when `c` is an embedded catalogue of another repository than
-    /// the synced ones: set aside, used only because a tag named it.
-    pub fn is_foreign(&self, c: &Catalog) -> bool {
-        !self.synced_repos.is_empty() && self.is_embedded(c) && !self.synced_repos.contains(&c.source.repo)
-    }
-
-    /// The build with where it came from, as a sentence names it:
-    /// `radiance v1.8.1 from R`, or `radiance v1.0.13 embedded in knobs
-    /// (from fixtures/radiance.git)`.
-    pub fn label(&self, c: &Catalog) -> String {
-        let s = &c.source;
-        if self.is_embedded(c) {
-            format!("{} {} embedded in knobs (from {})", s.engine, s.tag, s.repo)
-        } else {
-            format!("{} {} from {}", s.engine, s.tag, s.repo)
-        }
-    }
-
-    /// For a catalogue set aside, the sentence that marks it; else none.
-    pub fn mark(&self, c: &Catalog) -> Option<String> {
-        self.is_foreign(c).then(|| {
-            format!(
-                "{} {} is the catalogue embedded in knobs (from {}), not one synced from {}: run `knobs sync --tag {}` to catalogue it from there",
-                c.source.engine,
-                c.source.tag,
-                c.source.repo,
-                self.synced_repos.join(", "),
-                c.source.tag
-            )
-        })
-    }
-
     /// The engines with embedded catalogues.
     pub fn embedded_engines() -> Vec<String> {
         let mut out: Vec<String> = crate::embedded::CATALOGS
@@ -365,87 +308,6 @@ impl Store {
         tags.sort_by(|a, b| compare_tags(a, b));
         tags
     }
-
-    /// The tags catalogued (files and history), oldest first.
-    pub fn tags(&self) -> Vec<String> {
-        let mut tags: Vec<String> = self.catalogs.iter().map(|c| c.source.tag.clone()).collect();
-        if let Some(h) = &self.history {
-            tags.extend(
-                h.tags
-                    .iter()
-                    .filter(|t| !tags.iter().any(|own| same_tag(own, &t.tag)))
-                    .map(|t| t.tag.clone())
-                    .collect::<Vec<_>>(),
-            );
-            tags.sort_by(|a, b| compare_tags(a, b));
-        }
-        tags
-    }
-
-    /// The catalogue at a tag (`v1.8.1` or `1.8.1`): one in use, else one
-    /// set aside (a tag names it).
-    pub fn get(&self, engine: &str, tag: &str) -> Result<&Catalog, StoreError> {
-        let named = |c: &&Catalog| same_tag(&c.source.tag, tag);
-        self.catalogs
-            .iter()
-            .find(named)
-            .or_else(|| self.history.as_ref().and_then(|h| h.catalog(tag)))
-            .or_else(|| self.aside.iter().flatten().filter(|c| self.is_foreign(c)).find(named))
-            .or_else(|| self.aside_history().and_then(|h| h.catalog(tag)))
-            .ok_or_else(|| {
-                let mut known = self.tags();
-                known.extend(self.aside.iter().flatten().filter(|c| self.is_foreign(c)).map(|c| c.source.tag.clone()));
-                known.sort_by(|a, b| compare_tags(a, b));
-                known.dedup();
-                let count = known.len();
-                if count > NEAREST {
-                    let at = known.partition_point(|k| compare_tags(k, tag).is_lt());
-                    let from = at.saturating_sub(NEAREST / 2).min(count - NEAREST);
-                    known = known[from..from + NEAREST].to_vec();
-                }
-                StoreError::UnknownTag { engine: engine.into(), tag: tag.into(), known, count }
-            })
-    }
-
-    /// The catalogue a build of `tag` is judged by: its own, else the
-    /// history's nearest earlier tag (an untagged or uncatalogued build);
-    /// the second value is true when it is not the tag's own.
-    pub fn judged_by(&self, engine: &str, tag: &str) -> Result<(&Catalog, bool), StoreError> {
-        match self.get(engine, tag) {
-            Ok(c) => Ok((c, false)),
-            Err(e) => {
-                let Some(h) = &self.history else { return Err(e) };
-                let earlier = h.nearest_before(tag).and_then(|i| h.catalog_at(i));
-                let file = self.catalogs.iter().rev().find(|c| compare_tags(&c.source.tag, tag).is_le());
-                match (earlier, file) {
-                    (Some(a), Some(b)) if compare_tags(&b.source.tag, &a.source.tag).is_gt() => Ok((b, true)),
-                    (Some(a), _) => Ok((a, true)),
-                    (None, Some(b)) => Ok((b, true)),
-                    (None, None) => Err(e),
-                }
-            }
-        }
-    }
-
-    /// The newest catalogue (of the files and the history).
-    pub fn newest(&self, engine: &str) -> Result<&Catalog, StoreError> {
-        let file = self.catalogs.last();
-        let history = self.history.as_ref().and_then(|h| h.catalog_at(h.tags.len().checked_sub(1)?));
-        match (file, history) {
-            (Some(f), Some(h)) if compare_tags(&h.source.tag, &f.source.tag).is_gt() => Ok(h),
-            (Some(f), _) => Ok(f),
-            (None, Some(h)) => Ok(h),
-            (None, None) => Err(StoreError::Empty { engine: engine.into(), where_: self.origin.clone() }),
-        }
-    }
-
-    /// The tag given, else the newest.
-    pub fn select(&self, engine: &str, tag: Option<&str>) -> Result<&Catalog, StoreError> {
-        match tag {
-            Some(t) => self.get(engine, t),
-            None => self.newest(engine),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -478,67 +340,5 @@ mod tests {
         assert_eq!(store.tags(), ["v1.0.13", "v1.8.1", "v1.9.0"]);
         assert!(store.get("radiance", "v1.8.1").expect("synced").flag("--port").is_none(), "the folder's v1.8.1 wins");
         assert!(Store::open("radiance", &[tmp.path().join("missing")]).is_ok());
-    }
-
-    #[test]
-    fn embedded_catalogues_of_another_repository_are_set_aside() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let dir = tmp.path().join("radiance");
-        std::fs::create_dir_all(&dir).expect("mkdir");
-        let mut c = Store::embedded("radiance").expect("embedded").get("radiance", "v1.8.1").expect("v1.8.1").clone();
-        c.source.repo = "git@host:team/radiance".into();
-        std::fs::write(dir.join("v1.8.1.toml"), c.to_toml().expect("toml")).expect("write");
-        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
-        // Only the synced one is in use; the embedded 1.0.13 is named by its tag.
-        assert_eq!(store.tags(), ["v1.8.1"]);
-        let old = store.get("radiance", "v1.0.13").expect("named");
-        assert!(store.is_foreign(old) && !store.is_foreign(store.newest("radiance").expect("newest")));
-        let tags: Vec<&str> = store.all(old).iter().map(|c| c.source.tag.as_str()).collect();
-        assert_eq!(tags, ["v1.0.13", "v1.8.1"]);
-        assert_eq!(store.all(store.newest("radiance").expect("newest")).len(), 1);
-        assert!(store.mark(old).is_some_and(|m| m.contains("not one synced from git@host:team/radiance")));
-        // Synced from the embedded catalogues' own repository: nothing is set aside.
-        c.source.repo = "fixtures/radiance.git".into();
-        std::fs::write(dir.join("v1.8.1.toml"), c.to_toml().expect("toml")).expect("write");
-        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
-        assert_eq!(store.tags(), ["v1.0.13", "v1.8.1"]);
-        assert!(store.mark(store.get("radiance", "v1.0.13").expect("v1.0.13")).is_none());
-    }
-
-    #[test]
-    fn a_history_adds_every_tag_it_holds_and_judges_an_uncatalogued_one_by_the_nearest_earlier() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let dir = tmp.path().join("radiance");
-        std::fs::create_dir_all(&dir).expect("mkdir");
-        let embedded = Store::embedded("radiance").expect("embedded");
-        let base = embedded.get("radiance", "v1.8.1").expect("v1.8.1").clone();
-        let mut h = History::new("radiance", &base.source.repo);
-        for (i, tag) in ["v1.9.0", "v1.9.1", "v1.9.2", "v1.9.3", "v1.9.4", "v1.9.5", "v1.9.6", "v1.9.7", "v2.0.0"]
-            .iter()
-            .enumerate()
-        {
-            let mut c = base.clone();
-            c.source.tag = tag.to_string();
-            if i == 8 {
-                c.flags.retain(|f| f.name != "--port");
-            }
-            h.add(if i == 8 { "two" } else { "one" }, &c);
-        }
-        std::fs::write(dir.join(HISTORY), h.to_json().expect("json")).expect("write");
-        let store = Store::open("radiance", &[tmp.path().to_path_buf()]).expect("open");
-        assert!(store.history().is_some() && !store.history_is_embedded());
-        assert_eq!(store.tags().len(), 11, "two embedded files and nine tags of the history");
-        assert_eq!(store.newest("radiance").expect("newest").source.tag, "v2.0.0");
-        assert!(store.get("radiance", "v2.0.0").expect("v2.0.0").flag("--port").is_none());
-        assert!(store.get("radiance", "1.9.3").expect("v1.9.3").flag("--port").is_some());
-        let (c, nearest) = store.judged_by("radiance", "v1.9.7-12-gabc").expect("judged");
-        assert_eq!((c.source.tag.as_str(), nearest), ("v1.9.7", true));
-        let (c, nearest) = store.judged_by("radiance", "v1.8.1").expect("own");
-        assert_eq!((c.source.tag.as_str(), nearest), ("v1.8.1", false));
-        assert!(store.from_history(store.get("radiance", "v1.9.0").expect("v1.9.0")));
-        assert!(!store.from_history(c));
-        let err = store.get("radiance", "v1.9.55").err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(err.contains("(11 tags catalogued; these are the nearest)"), "{err}");
-        assert!(err.contains("v1.9.5, v1.9.6") && !err.contains("v1.0.13"), "{err}");
     }
 }

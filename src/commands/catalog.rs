@@ -5,14 +5,13 @@
 use miette::{miette, IntoDiagnostic, Result};
 
 use super::{Outcome, Run};
-use crate::catalog::store::Store;
 use crate::catalog::{diff, render};
 use crate::cli::{DiffArgs, DiffFormat, ShowArgs, ShowFormat};
 use crate::config::Config;
 
 pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let catalog = e.catalog(cfg.engine_name(None), args.tag.as_deref(), cfg)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
+    let catalog = super::exact(&known, cfg, args.tag.as_deref())?;
     let text = match args.format {
         ShowFormat::Human => render::human(catalog),
         ShowFormat::Markdown => render::markdown(catalog),
@@ -25,45 +24,21 @@ pub fn show(args: &ShowArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
 }
 
 pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
-    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
     let engine = cfg.engine_name(None);
     let (d, lead) = match &args.embedded {
         Some(tag) => {
-            let synced = e.store.get(engine, tag)?;
-            let embedded = Store::embedded(engine)?;
-            let Ok(from) = embedded.get(engine, tag) else {
-                return Err(miette!(
-                    help = "`knobs --version` lists the embedded catalogues",
-                    "knobs embeds no catalogue of {engine} {tag} to set the synced one against"
-                ));
-            };
-            if e.store.is_embedded(synced) {
-                return Err(miette!(
-                    help = "run `knobs sync --tag {tag}` to catalogue it from the source",
-                    "{engine} {tag} has no synced catalogue to set against the embedded one"
-                ));
-            }
-            (diff::diff(from, synced), Some(render::embedded_lead(synced)))
+            let (d, synced) = diff::against_embedded(&known.store, engine, tag)?;
+            (d, Some(render::embedded_lead(synced)))
         }
         None => {
             let missing = || miette!("`knobs catalog diff` takes two tags, or --embedded TAG");
-            let from = e.store.get(engine, args.from.as_deref().ok_or_else(missing)?)?;
-            let to = e.store.get(engine, args.to.as_deref().ok_or_else(missing)?)?;
+            let from = known.store.get(engine, args.from.as_deref().ok_or_else(missing)?)?;
+            let to = known.store.get(engine, args.to.as_deref().ok_or_else(missing)?)?;
             let d = diff::diff(from, to);
             if d.repos.is_some() {
-                let repo = |c: &crate::catalog::model::Catalog| {
-                    let embedded = if e.store.is_embedded(c) { ", embedded in knobs" } else { "" };
-                    format!("{}{embedded}", crate::pictures::visible(&c.source.repo))
-                };
-                writeln!(
-                    io.err,
-                    "warning: {engine} {} and {} come from different repositories ({}; {}): a difference may be the repositories', not the versions'",
-                    from.source.tag,
-                    to.source.tag,
-                    repo(from),
-                    repo(to)
-                )
-                .map_err(super::OutputError)?;
+                writeln!(io.err, "warning: {}", diff::repos_warning(&known.store, engine, from, to))
+                    .map_err(super::OutputError)?;
             }
             (d, None)
         }
@@ -80,13 +55,10 @@ pub fn diff(args: &DiffArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> 
 /// warnings, and make the exit status 1.
 pub fn check(args: &crate::cli::CheckArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     use crate::catalog::semantics::check;
-    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let sem = &e.semantics;
-    let (catalog, note) = e.judged(cfg.engine_name(None), args.version.as_deref(), cfg)?;
-    if let Some(n) = note.filter(|_| io.verbosity >= 0) {
-        writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
-    }
-    let problems = check(sem, catalog, &e.profile);
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
+    let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
+    let (sem, catalog) = (pinned.semantics, pinned.catalog);
+    let problems = check(sem, catalog, pinned.profile);
     for p in &problems {
         let message = crate::pictures::visible(&p.message);
         writeln!(

@@ -49,21 +49,16 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             named.extend(group.paths.iter().cloned());
         }
         let cfg = &group.cfg;
-        let engine = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-        let (catalog, note) = engine.judged(cfg.engine_name(None), args.version.as_deref(), cfg)?;
-        if let Some(n) = note.filter(|_| io.verbosity >= 0) {
-            writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
-        }
-        let settings = Settings::resolve(cfg, &overrides, &engine.profile, catalog, engine.all(catalog))?
-            .with_history(engine.store.history())
-            .with_aside_history(engine.store.aside_history());
-        if let Some(mark) = engine.store.mark(catalog).filter(|_| io.verbosity > 0) {
+        let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
+        let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
+        let settings = Settings::resolve(cfg, &overrides, &pinned)?;
+        if let Some(mark) = pinned.mark().filter(|_| io.verbosity > 0) {
             writeln!(io.err, "note: {}", crate::pictures::visible(&mark)).map_err(super::OutputError)?;
         }
         // Findings the baseline records are left out before anything else
         // (`--fix` too leaves them as they are).
         let baseline = baseline_of(args, cfg, io)?;
-        let tag = &catalog.source.tag;
+        let tag = &pinned.catalog.source.tag;
         let known = |mut r: Report| {
             if let Some(b) = &baseline {
                 r.baselined += b.filter(&mut r, &io.cwd, tag);
@@ -92,10 +87,10 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             }
             report
         };
-        let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
+        let build = pinned.name();
         if !builds.contains(&build) {
             builds.push(build);
-            shown.push(engine.build(catalog));
+            shown.push(pinned.build());
         }
         fail_on = fail_on.max(settings.fail_on);
         merged.absorb(report);

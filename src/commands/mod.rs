@@ -13,9 +13,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::catalog::model::Catalog;
-use crate::catalog::profile::Profile;
-use crate::catalog::semantics::Semantics;
-use crate::catalog::store::Store;
+use crate::catalog::pinned::{Known, Pinned};
+use crate::catalog::store::StoreError;
 use crate::config::Config;
 
 /// One run of knobs: where a command writes (so tests can capture it
@@ -59,14 +58,6 @@ pub enum Outcome {
 #[diagnostic(code(knobs::output))]
 pub struct OutputError(#[from] pub std::io::Error);
 
-/// The engine a command works on: its profile, its catalogues (embedded,
-/// synced beside knobs.toml, and `--catalog-dir`), and its overlay.
-pub struct Engine {
-    pub profile: Profile,
-    pub store: Store,
-    pub semantics: Semantics,
-}
-
 /// The folders synced catalogues are read from, in rising precedence.
 pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = cfg.catalog_dir().into_iter().collect();
@@ -74,60 +65,38 @@ pub fn catalog_dirs(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> Vec<
     dirs
 }
 
-impl Engine {
-    /// The catalogue a command judges against: the version the command line
-    /// names, else knobs.toml's `[pin] tag`, else the newest. A pin with no
-    /// catalogue points at the pin in knobs.toml.
-    pub fn catalog(&self, engine: &str, arg: Option<&str>, cfg: &Config) -> miette::Result<&Catalog> {
-        let tag = arg.or(cfg.tag.as_deref());
-        pin_error(arg, cfg, self.store.select(engine, tag).map(|c| (c, false))).map(|(c, _)| c)
-    }
+/// Loads the engine the configuration (and `--engine`) names: its profile,
+/// its catalogues (embedded, synced beside knobs.toml, and `--catalog-dir`),
+/// and its overlay.
+pub fn known(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> miette::Result<Known> {
+    let name = cfg.engine_name(None);
+    Ok(Known::open(name, &catalog_dirs(cfg, extra, io), cfg.profile(name))?)
+}
 
-    /// The catalogue a build is judged against, as [`Engine::catalog`]
-    /// finds it, except that a tag with no catalogue of its own that
-    /// follows a tag of the history (an untagged build, `v1.9.7-12-gabc`)
-    /// is judged by the nearest earlier tag; then the note that says so.
-    pub fn judged(&self, engine: &str, arg: Option<&str>, cfg: &Config) -> miette::Result<(&Catalog, Option<String>)> {
-        let found = match arg.or(cfg.tag.as_deref()) {
-            Some(tag) => self.store.judged_by(engine, tag),
-            None => self.store.newest(engine).map(|c| (c, false)),
-        };
-        let (c, nearest) = pin_error(arg, cfg, found)?;
-        let tag = arg.or(cfg.tag.as_deref()).unwrap_or_default();
-        let note = nearest.then(|| {
-            format!(
-                "{engine} {tag} has no catalogue of its own: judged against {}, the nearest earlier tag",
-                c.source.tag
-            )
-        });
-        Ok((c, note))
+/// The build a command judges against: the version the command line names,
+/// else knobs.toml's `[pin] tag`, else the newest (a tag with no catalogue
+/// of its own judged by the nearest earlier one). Its note is written
+/// unless `--quiet`.
+pub fn judged<'k>(known: &'k Known, cfg: &Config, arg: Option<&str>, io: &mut Run<'_>) -> miette::Result<Pinned<'k>> {
+    let pinned = pin_error(arg, cfg, known.judged(arg.or(cfg.tag.as_deref())))?;
+    if let Some(n) = pinned.note().filter(|_| io.verbosity >= 0) {
+        writeln!(io.err, "note: {}", crate::pictures::visible(n)).map_err(OutputError)?;
     }
+    Ok(pinned)
+}
 
-    /// The versions read beside `pinned` (history, another version's flag,
-    /// the shape's comparison): the catalogues in use, and `pinned`.
-    pub fn all(&self, pinned: &Catalog) -> &[Catalog] {
-        self.store.all(pinned)
-    }
-
-    /// The build as a summary names it: `radiance v1.8.1`, or `embedded
-    /// radiance v1.0.13` for an embedded catalogue used beside catalogues
-    /// synced from another repository (the tag stays the last word).
-    pub fn build(&self, c: &Catalog) -> String {
-        let embedded = if self.store.is_foreign(c) { "embedded " } else { "" };
-        format!("{embedded}{} {}", c.source.engine, c.source.tag)
-    }
+/// The catalogue of exactly the version the command line names, else
+/// knobs.toml's `[pin] tag`, else the newest.
+pub fn exact<'k>(known: &'k Known, cfg: &Config, arg: Option<&str>) -> miette::Result<&'k Catalog> {
+    pin_error(arg, cfg, known.exact(arg.or(cfg.tag.as_deref())))
 }
 
 /// A store's answer for the pinned tag, its unknown-tag error pointing
 /// at the pin in knobs.toml when the pin is knobs.toml's.
-fn pin_error<'s>(
-    arg: Option<&str>,
-    cfg: &Config,
-    found: Result<(&'s Catalog, bool), crate::catalog::store::StoreError>,
-) -> miette::Result<(&'s Catalog, bool)> {
+fn pin_error<T>(arg: Option<&str>, cfg: &Config, found: Result<T, StoreError>) -> miette::Result<T> {
     match found {
         Ok(c) => Ok(c),
-        Err(e @ crate::catalog::store::StoreError::UnknownTag { .. }) if arg.is_none() && cfg.path.is_some() => {
+        Err(e @ StoreError::UnknownTag { .. }) if arg.is_none() && cfg.path.is_some() => {
             let span = crate::diag::find_key(&cfg.text, "tag").unwrap_or(0..0);
             Err(cfg
                 .error_at(
@@ -140,15 +109,4 @@ fn pin_error<'s>(
         }
         Err(e) => Err(e.into()),
     }
-}
-
-/// Loads the engine the configuration (and `--engine`) names.
-pub fn engine(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> miette::Result<Engine> {
-    let name = cfg.engine_name(None);
-    let dirs = catalog_dirs(cfg, extra, io);
-    let store = Store::open(name, &dirs)?;
-    // The overlay is a hint, never a gate: what it names that a version
-    // lacks is left out for that version (`knobs catalog check` lists it).
-    let semantics = Semantics::open(name, &dirs)?;
-    Ok(Engine { profile: cfg.profile(name), store, semantics })
 }

@@ -37,7 +37,7 @@ fn repository(args: &SyncArgs, cfg: &Config, io: &Run<'_>) -> Result<(String, Pa
 fn queries(cfg: &Config) -> Result<Vec<String>> {
     // The queries are text in knobs.toml; they are checked where they are used.
     for q in &cfg.queries {
-        if let Err(problem) = crate::extract::queries::check(&q.value) {
+        if let Err(problem) = crate::extract::cpp::queries::check(&q.value) {
             return Err(cfg
                 .error_at(
                     q.span.clone(),

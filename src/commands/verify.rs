@@ -23,23 +23,18 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
         ));
     }
     let timeout = Duration::from_secs_f64(args.timeout);
-    let e = super::engine(cfg, args.catalog_dir.as_ref(), io)?;
-    let engine = cfg.engine_name(None);
-    let (catalog, note) = e.judged(engine, args.version.as_deref(), cfg)?;
-    if let Some(n) = note.filter(|_| io.verbosity >= 0) {
-        writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(super::OutputError)?;
-    }
-    let build = format!("{} {}", catalog.source.engine, catalog.source.tag);
-    let all = e.all(catalog);
-    let label = e.store.label(catalog);
+    let known = super::known(cfg, args.catalog_dir.as_ref(), io)?;
+    let pinned = super::judged(&known, cfg, args.version.as_deref(), io)?;
+    let (catalog, all, profile, sem) = (pinned.catalog, pinned.all, pinned.profile, pinned.semantics);
+    let label = pinned.label();
 
     // Knob names first: a typo is the user's to fix before anything is read.
     let project = if knobs::needs_project(&args.knob) {
-        explain::project::discover(cfg, &e.profile, catalog, all, &io.cwd)
+        explain::project::discover(cfg, &pinned, &io.cwd)
     } else {
         explain::Project::default()
     };
-    let named = knobs::resolve(&args.knob, catalog, all, &e.profile, &e.semantics, &project)?;
+    let named = knobs::resolve(&args.knob, &pinned, &project)?;
 
     let cmd = argv::read(&args.cmdline, &io.cwd)?;
     let after = fetch::read(&args.metrics, &io.cwd, timeout)?;
@@ -52,14 +47,14 @@ pub fn run(args: &VerifyArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome>
         None => None,
     };
 
-    let judge = ArgvJudge::new(&e.profile, catalog, all, engine_commands(cfg));
-    let argv = argv::judge(&cmd, &judge, catalog, &e.semantics);
-    let shape = shape::compare(&after_e, catalog, all, &e.profile);
+    let judge = ArgvJudge::new(profile, catalog, all, engine_commands(cfg));
+    let argv = argv::judge(&cmd, &judge, catalog, sem);
+    let shape = shape::compare(&after_e, catalog, all, profile);
     let scrapes = meters::Scrapes { after: &after_e, before: before.as_ref().map(|(b, _)| b) };
-    let knobs = knobs::judge(&named, &argv, scrapes, catalog, &e.semantics, &label);
+    let knobs = knobs::judge(&named, &argv, scrapes, catalog, sem, &label);
     let v = Verification {
-        build,
-        provenance: e.store.mark(catalog),
+        build: pinned.name(),
+        provenance: pinned.mark(),
         argv,
         metrics_from: after.from,
         before_from: before.map(|(_, from)| from),

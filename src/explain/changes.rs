@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{FlagExplain, Topic};
+use crate::catalog::pinned::Pinned;
 use crate::catalog::since::Step;
 
 /// The changes of the flag a topic explains, and what they span: `None`
@@ -22,6 +23,25 @@ pub fn changes(t: &Topic) -> Option<(&FlagExplain, Vec<Step>)> {
         .map(|v| Step { tag: v.tag.clone(), change: v.change.clone() })
         .collect();
     Some((e, steps))
+}
+
+/// What the changes are read over: the engine's history (`radiance's
+/// history (9 tags, v1.9.0–v2.0.0)`), else its catalogued versions.
+pub fn over(pinned: &Pinned<'_>) -> String {
+    match pinned.history() {
+        Some(h) => format!(
+            "{}'s history ({} tags, {}–{})",
+            h.engine,
+            h.tags.len(),
+            h.tag(0).unwrap_or("?"),
+            h.tag(h.tags.len().saturating_sub(1)).unwrap_or("?")
+        ),
+        None => {
+            let tags: Vec<&str> = pinned.all.iter().map(|c| c.source.tag.as_str()).collect();
+            let engine = pinned.all.first().map_or("", |c| c.source.engine.as_str());
+            format!("the catalogued versions of {engine} ({})", tags.join(", "))
+        }
+    }
 }
 
 /// The changes as people read them, one line each.

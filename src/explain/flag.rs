@@ -62,7 +62,7 @@ pub struct FlagExplain {
     /// With the engine's history: one span of tags per shape the flag kept
     /// (`b3000–b4100`, `switch`), oldest first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub spans: Vec<Span>,
+    pub spans: Vec<ShapeRun>,
     /// With the engine's history: every change of the flag, with its tag.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<crate::catalog::since::Step>,
@@ -70,7 +70,7 @@ pub struct FlagExplain {
 
 /// A run of tags in which a flag kept one shape.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Span {
+pub struct ShapeRun {
     pub tags: String,
     pub shape: String,
 }
@@ -78,7 +78,7 @@ pub struct Span {
 /// Fills in what the engine's history says of the flag: its spans and changes.
 pub(super) fn with_history(e: &mut FlagExplain, h: &crate::catalog::history::History) {
     use crate::catalog::since;
-    e.spans = since::spans(h, &e.flag.name).into_iter().map(|(tags, shape)| Span { tags, shape }).collect();
+    e.spans = since::spans(h, &e.flag.name).into_iter().map(|(tags, shape)| ShapeRun { tags, shape }).collect();
     e.changes = since::changes(h, &e.flag.name);
 }
 

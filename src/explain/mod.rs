@@ -21,18 +21,15 @@ pub(crate) mod project;
 mod render;
 mod unknown;
 
-pub use flag::{resolve_flag, FlagExplain, Meter, Span};
+pub use flag::{resolve_flag, FlagExplain, Meter, ShapeRun};
 pub use history::Version;
 pub use metric::MetricExplain;
 pub use project::Project;
 pub use render::{human, json, markdown};
 pub use unknown::{unknown_subject, Unknown};
 
-use crate::catalog::history::History;
-use crate::catalog::model::Catalog;
-use crate::catalog::profile::Profile;
+use crate::catalog::pinned::Pinned;
 use crate::catalog::query::find_metric;
-use crate::catalog::semantics::Semantics;
 use crate::lint::rules::{self, Rule};
 use unknown::unknown;
 
@@ -50,6 +47,13 @@ pub struct Build {
     pub facts_only: bool,
 }
 
+impl Build {
+    /// The pinned build as explain names it.
+    pub fn of(pinned: &Pinned<'_>) -> Build {
+        Build { name: pinned.name(), label: pinned.label(), mark: pinned.mark(), facts_only: pinned.facts_only() }
+    }
+}
+
 /// What explain says for a help text that a history of facts only left out.
 pub const NO_HELP: &str = "not in this history, which holds facts only: run `knobs sync --tag TAG` for help texts";
 
@@ -60,20 +64,13 @@ pub enum Topic {
     Rule(&'static Rule),
 }
 
-/// Resolves and explains a subject against `catalog` (the pinned build),
-/// with `all` the engine's catalogued versions, oldest first, and its
-/// history when there is one (a flag's spans and changes).
-#[allow(clippy::too_many_arguments)]
-pub fn explain(
-    subject: &str,
-    catalog: &Catalog,
-    all: &[Catalog],
-    history: Option<&History>,
-    sem: &Semantics,
-    profile: &Profile,
-    project: &Project,
-    build: &Build,
-) -> Result<Topic, Unknown> {
+/// Resolves and explains a subject against the pinned build (with every
+/// version read beside it, and its history when there is one: a flag's
+/// spans and changes).
+pub fn explain(subject: &str, pinned: &Pinned<'_>, project: &Project) -> Result<Topic, Unknown> {
+    let (catalog, all, history, sem, profile) =
+        (pinned.catalog, pinned.all, pinned.history(), pinned.semantics, pinned.profile);
+    let build = &Build::of(pinned);
     if let Some(rule) = rules::find(subject) {
         return Ok(Topic::Rule(rule));
     }

@@ -9,8 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::model::Catalog;
-use crate::catalog::profile::Profile;
+use crate::catalog::pinned::Pinned;
 use crate::config::Config;
 use crate::lint::{engine_commands, scan, Disk, Input, Settings};
 use crate::source::Worktree;
@@ -30,19 +29,19 @@ fn root(cfg: &Config, cwd: &Path) -> Option<PathBuf> {
 
 /// The env keys the project's serve scripts read, from its [`root`]
 /// (nothing without one); scripts are named relative to `cwd`.
-pub(crate) fn discover(cfg: &Config, profile: &Profile, catalog: &Catalog, all: &[Catalog], cwd: &Path) -> Project {
+pub(crate) fn discover(cfg: &Config, pinned: &Pinned<'_>, cwd: &Path) -> Project {
     let Some(root) = root(cfg, cwd) else { return Project::default() };
     let patterns: Vec<String> = cfg.exclude.iter().map(|x| x.value.clone()).collect();
     let Ok(exclude) = crate::walk::globs(&patterns) else { return Project::default() };
     let Ok(walked) = crate::walk::discover(std::slice::from_ref(&root), &root, &cfg.env_files, &exclude) else {
         return Project::default();
     };
-    let settings = Settings::new(profile, catalog, all, engine_commands(cfg));
+    let settings = Settings::new(pinned.profile, pinned.catalog, pinned.all, engine_commands(cfg));
     let disk = Disk { cwd: root.clone(), max_file_size: crate::lint::DEFAULT_MAX_FILE_SIZE };
     let mut out = Project::default();
     for (path, kind) in walked.files.iter().filter(|(_, k)| k.serve_script()) {
         let Ok(text) = disk.read(path) else { continue };
-        for (key, flag) in scan(&text.text, *kind, &settings, catalog).env_flags {
+        for (key, flag) in scan(&text.text, *kind, &settings, pinned.catalog).env_flags {
             if !out.env_keys.iter().any(|(k, f, _)| *k == key && *f == flag) {
                 let shown = root.join(path);
                 let shown = shown.strip_prefix(cwd).unwrap_or(&shown).display().to_string();

@@ -1,6 +1,9 @@
 //! Why an extraction fails: nothing the known shapes recognise (C++) or no
 //! entry function declaring an option (Python), a file the grammar cannot
-//! read, or a user's query too costly to run.
+//! read, or a user's query too costly to run; and why a tree could not be
+//! read into a catalogue (that, or the tree itself).
+
+use crate::source::SourceError;
 
 /// An extraction that produced nothing usable.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -29,4 +32,16 @@ pub enum ExtractError {
     )]
     #[error("[[extract.query]] number {number} in knobs.toml (`{query}`) {why} on {path}; nothing was written")]
     QueryTooCostly { number: usize, query: String, path: String, why: String },
+}
+
+/// Why no catalogue could be built: the tree could not be read, or nothing in
+/// it reads as a flag declaration.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum BuildError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Source(#[from] SourceError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Extract(#[from] ExtractError),
 }

@@ -1,8 +1,9 @@
 //! An engine's history from many tags (`knobs sync --all-tags`): each tag
-//! keyed by the ids of what its profile era names (flag files: blob ids;
-//! metric folders: tree ids; missing: `-`), so that each distinct blob set
-//! is extracted once however many tags hold it — flags and metrics apart,
-//! since a server folder changes far more often than the option table.
+//! keyed by the ids of what its profile era names, as its language's reader
+//! says (files: blob ids; folders: tree ids; missing: `-`), so that each
+//! distinct blob set is extracted once however many tags hold it — flags
+//! and metrics apart when the reader reads them apart (C++: a server
+//! folder changes far more often than the option table).
 //! The extractions run on every core, one repository reader per worker,
 //! and are interned as they arrive: memory holds the history and a few
 //! extractions in flight, never every tag's catalogue.
@@ -12,11 +13,13 @@ use std::sync::mpsc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::pinned::{python_catalogue, FlagFiles, MetricFiles};
+use super::lang::{At, Inputs, Readings};
+use super::pinned::catalogue;
+use super::{reader_for, BuildError};
 use crate::catalog::history::{Builder, History};
 use crate::catalog::model::{Catalog, Flag, Metric};
-use crate::catalog::profile::{Language, Profile};
-use crate::source::{SourceError, TagReader, TagRef, TaggedRepo};
+use crate::catalog::profile::Profile;
+use crate::source::{PinnedTree, SourceError, TagReader, TagRef, TaggedRepo};
 
 /// How many distinct warnings a report keeps (each with its first tag).
 const WARNINGS_KEPT: usize = 100;
@@ -148,28 +151,42 @@ struct Keyed {
 
 fn keyed(reader: &TagReader, profile: &Profile, tag: TagRef) -> Result<Keyed, SourceError> {
     let spec = profile.extract_for(&tag.name);
-    if spec.language == Language::Python {
-        // One reading gives flags, env keys and metrics: one key for all,
-        // from every file or folder the Python pipeline reads.
-        let paths = super::python::paths(spec);
-        let ids = reader.path_ids(&tag, &paths)?;
-        let missing = paths.iter().zip(&ids).find(|(_, id)| id.is_none()).map(|(p, _)| format!("no {p}"));
-        let k = format!("py{}", key(&paths, &ids));
-        return Ok(Keyed { flags: k.clone(), metrics: k, missing, tag });
+    match reader_for(spec.language).readings(spec) {
+        Readings::Whole(inputs) => {
+            // One reading gives flags, env keys and metrics: one key for all.
+            let (k, missing) = key_of(reader, &tag, &inputs)?;
+            Ok(Keyed { flags: k.clone(), metrics: k, missing, tag })
+        }
+        Readings::Apart { flags, metrics } => {
+            let (flags, missing) = key_of(reader, &tag, &flags)?;
+            let (metrics, _) = key_of(reader, &tag, &metrics)?;
+            Ok(Keyed { flags, metrics, missing, tag })
+        }
     }
-    let flag_paths: Vec<String> = spec.config.iter().chain(&spec.headers).chain(&spec.validators).cloned().collect();
-    let flag_ids = reader.path_ids(&tag, &flag_paths)?;
-    let missing = spec.config.iter().zip(&flag_ids).find(|(_, id)| id.is_none()).map(|(p, _)| format!("no {p}"));
-    let metric_paths = if spec.metrics.is_empty() { vec![String::new()] } else { spec.metrics.clone() };
-    let metric_ids = reader.path_ids(&tag, &metric_paths)?;
-    Ok(Keyed { flags: key(&flag_paths, &flag_ids), metrics: key(&metric_paths, &metric_ids), missing, tag })
+}
+
+/// The key of what one reading of `tag` depends on, and the first required
+/// path missing there, if one is.
+fn key_of(reader: &TagReader, tag: &TagRef, inputs: &Inputs) -> Result<(String, Option<String>), SourceError> {
+    let paths = inputs.paths();
+    let ids = reader.path_ids(tag, &paths)?;
+    let missing = inputs.required.iter().zip(&ids).find(|(_, id)| id.is_none()).map(|(p, _)| format!("no {p}"));
+    Ok((format!("{}{}", inputs.label, key(&paths, &ids)), missing))
 }
 
 enum Job {
     Flags(String, TagRef),
     Metrics(String, TagRef),
-    /// A Python engine's tag: one reading for flags, env keys and metrics.
+    /// A tag whose reader gives flags, env keys and metrics in one reading.
     Whole(String, TagRef),
+}
+
+impl Job {
+    fn tag(&self) -> &TagRef {
+        match self {
+            Job::Flags(_, tag) | Job::Metrics(_, tag) | Job::Whole(_, tag) => tag,
+        }
+    }
 }
 
 enum Done {
@@ -179,37 +196,33 @@ enum Done {
 }
 
 fn run(reader: &mut Result<TagReader, String>, job: &Job, profile: &Profile, queries: &[String]) -> Done {
+    // The tag's tree, read by `read`, then given back to the reader.
+    fn at_tag<T>(
+        reader: &mut Result<TagReader, String>,
+        tag: &TagRef,
+        read: impl FnOnce(&PinnedTree) -> Result<T, BuildError>,
+    ) -> Result<T, String> {
+        let reader = reader.as_mut().map_err(|e| e.clone())?;
+        let tree = reader.pinned(tag).map_err(|e| e.to_string())?;
+        let read = read(&tree);
+        reader.restore(tree);
+        read.map_err(|e| e.to_string())
+    }
     let prefixes = &profile.metrics.prefixes;
+    let spec = profile.extract_for(&job.tag().name);
+    let lang = reader_for(spec.language);
     match job {
         Job::Flags(key, tag) => {
-            let read = (|| {
-                let reader = reader.as_mut().map_err(|e| e.clone())?;
-                let tree = reader.pinned(tag).map_err(|e| e.to_string())?;
-                let files = FlagFiles::read(&tree, profile.extract_for(&tag.name));
-                reader.restore(tree);
-                files.map_err(|e| e.to_string())?.extract(queries).map_err(|e| e.to_string())
-            })();
+            let read = at_tag(reader, tag, |tree| lang.read_flags(&At { tree, spec, prefixes, queries }));
             Done::Flags(key.clone(), tag.clone(), read)
         }
         Job::Metrics(key, tag) => {
-            let read = (|| {
-                let reader = reader.as_mut().map_err(|e| e.clone())?;
-                let tree = reader.pinned(tag).map_err(|e| e.to_string())?;
-                let files = MetricFiles::read(&tree, profile.extract_for(&tag.name), prefixes);
-                reader.restore(tree);
-                files.map_err(|e| e.to_string())?.extract(prefixes).map_err(|e| e.to_string())
-            })();
+            let read = at_tag(reader, tag, |tree| lang.read_metrics(&At { tree, spec, prefixes, queries }));
             Done::Metrics(key.clone(), tag.clone(), read)
         }
         Job::Whole(key, tag) => {
-            let read = (|| {
-                let reader = reader.as_mut().map_err(|e| e.clone())?;
-                let tree = reader.pinned(tag).map_err(|e| e.to_string())?;
-                let built = python_catalogue(&tree, profile);
-                reader.restore(tree);
-                built.map(|b| (Box::new(b.catalog), b.warnings)).map_err(|e| e.to_string())
-            })();
-            Done::Whole(key.clone(), tag.clone(), read)
+            let read = at_tag(reader, tag, |tree| catalogue(tree, profile, queries));
+            Done::Whole(key.clone(), tag.clone(), read.map(|b| (Box::new(b.catalog), b.warnings)))
         }
     }
 }

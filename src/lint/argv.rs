@@ -30,7 +30,7 @@ pub struct ArgvJudge<'a> {
     /// Labels a scrape adds to every series.
     target_labels: Vec<String>,
     /// What the rules work out about `catalog`.
-    derived: rules::Derived,
+    derived: rules::CatalogFacts,
 }
 
 impl<'a> ArgvJudge<'a> {
@@ -42,7 +42,7 @@ impl<'a> ArgvJudge<'a> {
             all,
             commands: EngineMatcher::new(profile, extra_commands),
             target_labels: DEFAULT_TARGET_LABELS.iter().map(|s| s.to_string()).collect(),
-            derived: rules::Derived::default(),
+            derived: rules::CatalogFacts::default(),
         }
     }
 }

@@ -40,7 +40,7 @@ pub fn lint_file(
     let mut options_files = Vec::new();
     for (catalog, refs) in &groups {
         options_files.extend(refs.iter().filter_map(|r| options_file(r, dir, settings, catalog)));
-        let local = rules::Derived::default();
+        let local = rules::CatalogFacts::default();
         let ctx = Ctx {
             profile: settings.profile,
             catalog,

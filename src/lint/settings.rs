@@ -14,6 +14,7 @@ use super::rules::{self, Rule, Severity, RULES};
 use super::scanners::{self, EngineMatcher};
 use crate::catalog::history::History;
 use crate::catalog::model::Catalog;
+use crate::catalog::pinned::Pinned;
 use crate::catalog::profile::Profile;
 use crate::catalog::tag::{compare_tags, same_tag};
 use crate::config::{Config, Located};
@@ -134,9 +135,9 @@ pub struct Settings<'a> {
     /// `[lint] fail_on` under `--fail-on`: the least severity that fails the run.
     pub fail_on: Severity,
     /// What the rules work out about each catalogue of `all` (same order).
-    derived: Vec<rules::Derived>,
+    derived: Vec<rules::CatalogFacts>,
     /// The same for `catalog` when it is not one of `all` (a tag of the history).
-    own_derived: rules::Derived,
+    own_derived: rules::CatalogFacts,
 }
 
 impl<'a> Settings<'a> {
@@ -166,8 +167,8 @@ impl<'a> Settings<'a> {
             helm_args: vec!["extraArgs".to_string()],
             helm_args_named: false,
             fail_on: Severity::Warning,
-            derived: all.iter().map(|_| rules::Derived::default()).collect(),
-            own_derived: rules::Derived::default(),
+            derived: all.iter().map(|_| rules::CatalogFacts::default()).collect(),
+            own_derived: rules::CatalogFacts::default(),
         }
     }
 
@@ -226,15 +227,11 @@ impl<'a> Settings<'a> {
     }
 
     /// The settings one knobs.toml gives, with the command line's overrides,
-    /// for an engine's `catalog` among `all`.
-    pub fn resolve(
-        cfg: &Config,
-        overrides: &Overrides,
-        profile: &'a Profile,
-        catalog: &'a Catalog,
-        all: &'a [Catalog],
-    ) -> Result<Self, SettingsError> {
-        let mut settings = Settings::new(profile, catalog, all, engine_commands(cfg));
+    /// for the build a run judges against.
+    pub fn resolve(cfg: &Config, overrides: &Overrides, pinned: &Pinned<'a>) -> Result<Self, SettingsError> {
+        let mut settings = Settings::new(pinned.profile, pinned.catalog, pinned.all, engine_commands(cfg))
+            .with_history(pinned.history())
+            .with_aside_history(pinned.aside_history());
         settings.env_files = cfg.env_files.clone();
         settings.severity = severities(cfg)?;
         settings.keep_text = overrides.keep_text;
@@ -312,7 +309,7 @@ impl<'a> Settings<'a> {
 
     /// What the rules have worked out about `catalog`, when it is one of
     /// `all` or the run's own.
-    pub(crate) fn derived(&self, catalog: &Catalog) -> Option<&rules::Derived> {
+    pub(crate) fn derived(&self, catalog: &Catalog) -> Option<&rules::CatalogFacts> {
         match self.all.iter().position(|c| std::ptr::eq(c, catalog)) {
             Some(i) => self.derived.get(i),
             None => std::ptr::eq(self.catalog, catalog).then_some(&self.own_derived),

@@ -6,7 +6,7 @@
 //! is wanted says which knobs it meters.
 
 use crate::catalog::model::Catalog;
-use crate::catalog::profile::Profile;
+use crate::catalog::pinned::Pinned;
 use crate::catalog::semantics::Semantics;
 use crate::explain::{self, Project};
 
@@ -41,20 +41,15 @@ pub fn needs_project(knobs: &[String]) -> bool {
 }
 
 /// Resolves every `--knob`, once each, in the order given.
-pub fn resolve(
-    knobs: &[String],
-    catalog: &Catalog,
-    all: &[Catalog],
-    profile: &Profile,
-    sem: &Semantics,
-    project: &Project,
-) -> Result<Vec<Named>, KnobError> {
+pub fn resolve(knobs: &[String], pinned: &Pinned<'_>, project: &Project) -> Result<Vec<Named>, KnobError> {
+    let (catalog, profile) = (pinned.catalog, pinned.profile);
     let mut named: Vec<Named> = Vec::new();
     for k in knobs {
-        let Some((f, from)) = explain::resolve_flag(k, catalog, all, profile, project) else {
+        let Some((f, from)) = explain::resolve_flag(k, catalog, pinned.all, profile, project) else {
             // A meter named where a knob is wanted: say which knobs it meters.
             if let Some(m) = crate::catalog::query::find_metric(catalog, k) {
-                let knobs: Vec<String> = sem.metered_by(&m.name).iter().map(|f| format!("`{f}`")).collect();
+                let knobs: Vec<String> =
+                    pinned.semantics.metered_by(&m.name).iter().map(|f| format!("`{f}`")).collect();
                 let which = if knobs.is_empty() {
                     "the overlay names no knob it meters".to_string()
                 } else {

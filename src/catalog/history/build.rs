@@ -191,7 +191,7 @@ impl Builder {
         h.flags = reorder(std::mem::take(&mut h.flags), &flag_ids);
         h.metrics = reorder(std::mem::take(&mut h.metrics), &metric_ids);
         h.env_keys = reorder(std::mem::take(&mut h.env_keys), &env_ids);
-        h.derived = super::Derived::default();
+        h.derived = super::HistoryMemo::default();
         h
     }
 }

@@ -34,7 +34,7 @@ pub enum Hint {
 
 /// What argparse is given for a field, as far as a catalogue needs.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Derived {
+pub struct ArgparseShape {
     pub kind: Kind,
     /// `BooleanOptionalAction`: a `--no-` twin.
     pub negatable: bool,
@@ -259,8 +259,8 @@ fn sorted_members(vals: &[Val]) -> Vec<String> {
 }
 
 /// What the hints become, in the engine's order of tests.
-pub fn derive(hints: &[Hint]) -> Derived {
-    let mut d = Derived { kind: Kind::String, negatable: false, members: Vec::new(), closed: false, many: false };
+pub fn derive(hints: &[Hint]) -> ArgparseShape {
+    let mut d = ArgparseShape { kind: Kind::String, negatable: false, members: Vec::new(), closed: false, many: false };
     let literal = hints.iter().find_map(|h| if let Hint::Literal(v) = h { Some(v) } else { None });
     if has(hints, |h| *h == Hint::Config) {
         d.kind = Kind::String;

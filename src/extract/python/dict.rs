@@ -9,9 +9,9 @@ use tree_sitter::Node;
 use crate::catalog::model::Kind;
 
 use super::annotation::{derive, Reader};
-use super::compose::{param_name, Bind, Frame, Walker};
 use super::kwargs::Kw;
 use super::module::ClassDef;
+use super::parser_walk::{param_name, Bind, Frame, Walker};
 use super::tree::{call_args, children, last_name, statements};
 use super::value::{field_default, Scope, Val};
 

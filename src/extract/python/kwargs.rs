@@ -6,7 +6,7 @@
 
 use crate::catalog::model::{Flag, Kind, MembersFrom};
 
-use super::annotation::Derived;
+use super::annotation::ArgparseShape;
 use super::value::Val;
 
 /// Choices of an option.
@@ -39,7 +39,7 @@ const BOOLEAN_OPTIONAL: &str = "BooleanOptionalAction";
 
 impl Kw {
     /// The kwargs a field's annotation gives.
-    pub fn derived(d: &Derived, default: Val, help: String, location: String) -> Kw {
+    pub fn derived(d: &ArgparseShape, default: Val, help: String, location: String) -> Kw {
         let mut kw = Kw { default: Some(default), help: Some(help), ..Kw::default() };
         if d.negatable {
             kw.action = Some(BOOLEAN_OPTIONAL.to_string());

@@ -8,39 +8,34 @@
 //! `tree.rs` is the grammar seam, `module.rs` the program (names across
 //! modules), `value.rs` settles values, `annotation.rs` reads a field's
 //! type as argparse kinds, `kwargs.rs` makes a flag of a call's kwargs,
-//! `special.rs` the builder's field-name special cases, `compose.rs`
+//! `special.rs` the builder's field-name special cases, `parser_walk.rs`
 //! walks the parser-building functions, `env.rs` the env dict
-//! and `metrics.rs` the metric registrations.
+//! and `metrics.rs` the metric registrations; `reader.rs` is the
+//! `LanguageReader`: which files of a tag are read.
 
 mod annotation;
-mod compose;
 mod dict;
 mod env;
 mod kwargs;
 mod metrics;
 mod module;
+mod parser_walk;
+mod reader;
 mod special;
 mod tree;
 mod value;
 
 use std::collections::BTreeMap;
 
-use crate::catalog::model::{EnvKey, Flag, Metric};
+use crate::catalog::model::{Flag, Metric};
 use crate::catalog::profile::ExtractSpec;
 
+use super::lang::Extracted;
 use super::ExtractError;
-use compose::{Names, Walker};
 use module::Program;
+use parser_walk::{Names, Walker};
+pub use reader::PythonReader;
 use tree::PyFile;
-
-/// What one tree's Python gives a catalogue.
-#[derive(Debug, Default)]
-pub struct Parts {
-    pub flags: Vec<Flag>,
-    pub env_keys: Vec<EnvKey>,
-    pub metrics: Vec<Metric>,
-    pub warnings: Vec<String>,
-}
 
 /// Every path a Python extraction reads (files or folders).
 pub fn paths(spec: &ExtractSpec) -> Vec<String> {
@@ -58,12 +53,16 @@ pub fn paths(spec: &ExtractSpec) -> Vec<String> {
 
 /// Reads `files` (path, text) as `spec` says; `prefixes` are the metric
 /// prefixes of the engine.
-pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[String]) -> Result<Parts, ExtractError> {
+pub fn extract(
+    files: Vec<(String, String)>,
+    spec: &ExtractSpec,
+    prefixes: &[String],
+) -> Result<Extracted, ExtractError> {
     use rayon::prelude::*;
     let parsed: Vec<PyFile> =
         files.into_par_iter().map(|(p, t)| PyFile::parse(&p, t)).collect::<Result<_, ExtractError>>()?;
     let program = Program::new(&parsed);
-    let mut parts = Parts::default();
+    let mut extracted = Extracted::default();
     let names = Names {
         kwargs_functions: &spec.python.kwargs_functions,
         bool_actions: &spec.python.bool_actions,
@@ -77,7 +76,7 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[Str
             .file_index(&entry.file)
             .and_then(|i| entry.functions.iter().find_map(|name| program.function_in(name, i)).map(|f| (i, f)));
         let Some((file, func)) = found else {
-            parts.warnings.push(format!(
+            extracted.warnings.push(format!(
                 "scope {}: none of {} is defined in {}",
                 entry.scope,
                 entry.functions.join(", "),
@@ -87,7 +86,7 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[Str
         };
         let mut walker = Walker::new(&program, &names);
         walker.function(file, func, None);
-        parts.warnings.append(&mut walker.warnings);
+        extracted.warnings.append(&mut walker.warnings);
         for mut flag in walker.flags {
             match flags.get_mut(&flag.name) {
                 Some(old) => {
@@ -107,11 +106,11 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[Str
             spec.entries.iter().map(|e| format!("{} in {}", e.functions.join(" or "), e.file)).collect();
         return Err(ExtractError::NoOptions { functions: functions.join(", ") });
     }
-    parts.flags = flags.into_values().collect();
+    extracted.flags = flags.into_values().collect();
     if let Some(table) = &spec.env {
         match program.file_index(&table.file).and_then(|i| env::env_keys(&program, i, &table.table, &table.choices)) {
-            Some(keys) => parts.env_keys = keys,
-            None => parts.warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
+            Some(keys) => extracted.env_keys = keys,
+            None => extracted.warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
         }
     }
     let mut metrics: BTreeMap<String, Metric> = BTreeMap::new();
@@ -121,13 +120,13 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec, prefixes: &[Str
             continue;
         }
         let suffix = spec.python.counter_suffix.as_deref();
-        for m in metrics::registrations(&program, i, prefixes, suffix, &mut parts.warnings) {
+        for m in metrics::registrations(&program, i, prefixes, suffix, &mut extracted.warnings) {
             metrics.entry(m.name.clone()).or_insert(m);
         }
     }
-    parts.metrics = metrics.into_values().collect();
+    extracted.metrics = metrics.into_values().collect();
     // A function read for several scopes warns once.
     let mut seen = rustc_hash::FxHashSet::default();
-    parts.warnings.retain(|w| seen.insert(w.clone()));
-    Ok(parts)
+    extracted.warnings.retain(|w| seen.insert(w.clone()));
+    Ok(extracted)
 }

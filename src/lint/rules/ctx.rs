@@ -1,7 +1,7 @@
 //! What the rules judge against: the profile, the pinned catalogue and
 //! every catalogued version, the engine's history when there is one, a
 //! folder's env variables, and the facts about a catalogue that are worked
-//! out once ([`Derived`]). The history is asked only on a finding's path.
+//! out once ([`CatalogFacts`]). The history is asked only on a finding's path.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -25,7 +25,7 @@ pub struct Ctx<'a> {
     /// Env variables a serve script passes to a flag.
     pub env_flags: &'a HashMap<String, String>,
     /// What is worked out once per catalogue, on first need.
-    pub derived: &'a Derived,
+    pub derived: &'a CatalogFacts,
     /// Labels a scrape adds to every series (`[lint] target_labels`).
     pub target_labels: &'a [String],
 }
@@ -34,7 +34,7 @@ pub struct Ctx<'a> {
 /// to find: each is computed once, when first asked for, and shared by
 /// every file judged against that catalogue.
 #[derive(Debug, Default)]
-pub struct Derived {
+pub struct CatalogFacts {
     /// Old name → the catalogue's name, over every other catalogued version.
     renames: OnceLock<HashMap<String, String>>,
     /// Every env key the build reads, sorted, with its flag.

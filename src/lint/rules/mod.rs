@@ -35,7 +35,7 @@ use crate::lint::refs::{FlagSite, Ref};
 
 use super::span::Span;
 
-pub use ctx::{Ctx, Derived};
+pub use ctx::{CatalogFacts, Ctx};
 pub use subject::Subject;
 
 /// How serious a finding is.

@@ -18,9 +18,9 @@ use tree_sitter::{Query, QueryCursor, QueryCursorOptions, StreamingIterator};
 
 use super::candidate::Candidate;
 use super::cst::{line, string_value, text};
-use super::error::ExtractError;
 use super::parsed::Parsed;
 use super::roles::{kind_of_call_name, kind_of_ident};
+use crate::extract::ExtractError;
 
 /// Capture names a query may use; others must start with `_`.
 pub const CAPTURES: &[&str] = &["flag", "metavar", "default", "help", "alias", "kind"];
@@ -176,10 +176,11 @@ mod tests {
         assert!(e.message.contains("unknown capture `@kinds`"), "{e:?}");
     }
 
-    fn parsed_branches(n: usize) -> (crate::extract::SourceFile, tree_sitter::Tree) {
+    fn parsed_branches(n: usize) -> (crate::extract::cpp::SourceFile, tree_sitter::Tree) {
         let body: String = (0..n).map(|i| format!("  if (a == \"--f{i}\") {{ x = {i}; }}\n")).collect();
-        let file = crate::extract::SourceFile::new("core/config.cpp".to_string(), format!("void f() {{\n{body}}}\n"));
-        let tree = crate::extract::parsed::parse(&file).expect("parses");
+        let file =
+            crate::extract::cpp::SourceFile::new("core/config.cpp".to_string(), format!("void f() {{\n{body}}}\n"));
+        let tree = crate::extract::cpp::parsed::parse(&file).expect("parses");
         (file, tree)
     }
 

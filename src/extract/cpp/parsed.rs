@@ -4,9 +4,9 @@
 
 use tree_sitter::{Parser, Tree};
 
-use super::error::ExtractError;
 use super::node_kind::KindName;
 use super::preprocess::SourceFile;
+use crate::extract::ExtractError;
 
 /// Something the extractor could not read cleanly, pointing into the source.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::profile::ExtractSpec;
-use super::tag::compare_tags;
+use super::extract_spec::ExtractSpec;
+use crate::catalog::tag::compare_tags;
 
 /// An older era: every tag at or after the previous era's `until` (the
 /// first era: every older tag) and before this one's `until` reads

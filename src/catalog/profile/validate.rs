@@ -1,0 +1,74 @@
+//! What serde cannot check in a profile: its name, its regexes, its short
+//! options, its eras and scoped files, its renames.
+
+use regex::Regex;
+
+use super::era;
+use super::extract_spec::Language;
+use super::Profile;
+
+/// A profile that does not make sense, with what to fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("profile `{engine}`: {message}")]
+pub struct ProfileError {
+    pub engine: String,
+    pub message: String,
+}
+
+/// True for an engine name that is safe as a folder name: letters, digits,
+/// `.`, `-`, `_`, not starting with a dot (`llama.cpp`, `whisper.cpp`).
+pub fn valid_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && !s.starts_with('.')
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+impl Profile {
+    /// Checks what serde cannot: names and regexes.
+    pub fn validate(&self) -> Result<(), ProfileError> {
+        let err = |message: String| ProfileError { engine: self.name.clone(), message };
+        if !valid_name(&self.name) {
+            return Err(err("the name must be letters, digits, `.`, `-` or `_`, e.g. `llama.cpp`".into()));
+        }
+        if let Some(t) = &self.images.tag {
+            let re = Regex::new(t).map_err(|e| err(format!("images.tag is not a regex: {e}")))?;
+            if re.captures_len() < 2 {
+                return Err(err("images.tag needs a group that captures the tag".into()));
+            }
+        }
+        for a in &self.argv.attached {
+            if !(a.len() == 2 && a.starts_with('-') && a.as_bytes()[1].is_ascii_alphabetic()) {
+                return Err(err(format!("argv.attached `{a}` is not a short option such as `-O`")));
+            }
+        }
+        if self.argv.config.as_ref().is_some_and(|c| !c.starts_with('-')) {
+            return Err(err("argv.config must be an option, such as `--config`".into()));
+        }
+        for v in &self.images.variants {
+            Regex::new(&v.tag).map_err(|e| err(format!("images.variant tag is not a regex: {e}")))?;
+        }
+        if self.extract.language == Language::Python && self.extract.entries.is_empty() {
+            return Err(err("a python [extract] needs at least one [[extract.entry]]".into()));
+        }
+        if self.metrics.prefixes.iter().any(|p| p.is_empty()) {
+            return Err(err("an empty metric prefix".into()));
+        }
+        for [a, b] in &self.metrics.pairs {
+            if !self.metrics.prefixes.contains(a) || !self.metrics.prefixes.contains(b) {
+                return Err(err(format!("pair [{a}, {b}] names a prefix not in metrics.prefixes")));
+            }
+        }
+        era::validate(&self.eras).map_err(err)?;
+        era::check_scoped(&self.extract).map_err(|m| err(format!("[extract] {m}")))?;
+        for r in &self.renamed {
+            if !self.commands.iter().any(|c| c.name == r.to) {
+                return Err(err(format!("renamed `{}` → `{}`: `{}` is not a [[command]]", r.name, r.to, r.to)));
+            }
+            if self.commands.iter().any(|c| c.name == r.name) {
+                return Err(err(format!("renamed `{}` is still a [[command]] of its own", r.name)));
+            }
+        }
+        Ok(())
+    }
+}
