@@ -7,7 +7,8 @@ use super::invocation::{
     basename, engine_argv_start, engine_image, entrypoint_argv, is_shell, may_run_engine, shell_script,
 };
 use super::items::{place_map, Item};
-use super::shell::{self, words::Part};
+use super::shell;
+use super::words::Part;
 use super::{Scan, ScanCtx};
 use crate::lint::pairing::{argv_refs, argv_refs_open, Word};
 use crate::lint::span::Span;

@@ -39,6 +39,7 @@ mod rewrite;
 pub mod shell;
 pub mod systemd;
 pub mod unit;
+mod words;
 mod wrappers;
 pub mod yaml;
 

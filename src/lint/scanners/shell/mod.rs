@@ -13,12 +13,12 @@
 mod full;
 mod script;
 mod simple;
-pub(super) mod words;
 
 use std::sync::Arc;
 
 use super::engine_matcher::command_name;
 use super::invocation::{may_run_engine, run_of, Target};
+use super::words;
 use super::{Scan, ScanCtx};
 use crate::lint::pairing::{argv_refs, argv_refs_open, Word};
 use crate::lint::refs::{Binary, Ref};

@@ -1,4 +1,5 @@
-//! The words both shell readers produce: a command's words as [`Part`]s and
+//! The words of a shell command line as the shell readers produce them (and
+//! as `invocation` and `argv` read them): a command's words as [`Part`]s and
 //! the arrays a script builds, with the quoting rules they share. The fast
 //! reader (`simple`) and tree-sitter-bash (`full`) each import these, and the
 //! argv they read is judged the same whichever read it.
