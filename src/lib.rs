@@ -14,6 +14,7 @@ mod embedded;
 pub mod explain;
 pub mod extract;
 mod fsutil;
+pub mod kinds;
 pub mod lint;
 mod pictures;
 pub mod report;

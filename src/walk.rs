@@ -1,5 +1,5 @@
-//! File discovery and classification: which files are runbooks, env files or
-//! serve scripts. A folder walk respects `.gitignore`, `.ignore` and
+//! File discovery: which files of a folder are runbooks, env files, scripts
+//! or deployment files (each classified by `src/kinds.rs`). A folder walk respects `.gitignore`, `.ignore` and
 //! `[lint] exclude`, skips hidden folders, VCS and build folders, and says
 //! what it passed over and why: nothing is dropped without a word.
 
@@ -7,36 +7,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-/// The kinds of file knobs lints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FileKind {
-    Markdown,
-    Env,
-    Shell,
-    /// A systemd unit (`*.service`) or drop-in (`*.service.d/*.conf`).
-    Systemd,
-    /// A Podman Quadlet container unit (`*.container`).
-    Quadlet,
-    /// A Dockerfile or Containerfile.
-    Dockerfile,
-    /// A compose file (`compose.yaml`, `docker-compose.yml`, overrides).
-    Compose,
-    /// Helm values (`values.yaml`, `values-*.yaml`).
-    HelmValues,
-    /// Other YAML: Kubernetes manifests, Prometheus rule files and
-    /// llama-swap configs are read.
-    Yaml,
-    /// A Windows batch file (`*.bat`, `*.cmd`).
-    Batch,
-    /// A PowerShell script (`*.ps1`).
-    PowerShell,
-    /// A Makefile (`Makefile`, `GNUmakefile`, `*.mk`): its recipes are shell.
-    Makefile,
-    /// A Procfile (`Procfile`, `Procfile.dev`): `name: command` lines.
-    Procfile,
-    /// A GitHub Actions workflow (`.github/workflows/*.yml`): its `run:` steps.
-    Workflow,
-}
+use crate::kinds::{by_name, by_shebang, in_workflows, FileKind};
 
 /// Why a file named on the command line, or met in a walk, was not linted.
 pub const NOT_LINTABLE: &str = "not a runbook, env file, shell script or deployment file";
@@ -85,118 +56,6 @@ pub struct Walked {
 #[diagnostic(code(knobs::walk::missing))]
 pub struct MissingPath {
     pub path: PathBuf,
-}
-
-/// True for a file name that is an env file: `.env`, `.env.local`,
-/// `.env.example`, `knobs.env`, `knobs.env.template`, a file named `env`, or
-/// one of `extra` (`[lint] env_files`).
-pub fn is_env_name(name: &str, extra: &[String]) -> bool {
-    extra.iter().any(|e| e == name)
-        || name == ".env"
-        || name == "env"
-        || name.starts_with(".env.")
-        || name.ends_with(".env")
-        || [".env.template", ".env.example", ".env.sample", ".env.dist"].iter().any(|s| name.ends_with(s))
-}
-
-/// Classifies a file by its name, then (for a name that says nothing) by a
-/// shell shebang in `head`: `serve.conf` or `start` that starts
-/// `#!/bin/bash` is a shell script.
-pub fn classify(path: &Path, env_files: &[String], head: &[u8]) -> Option<FileKind> {
-    let name = path.file_name()?.to_string_lossy();
-    if is_env_name(&name, env_files) {
-        return Some(FileKind::Env);
-    }
-    if let Some(kind) = deployment_kind(path, &name).or_else(|| script_kind(&name)) {
-        return Some(kind);
-    }
-    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
-    if matches!(ext.as_deref(), Some("md" | "markdown")) {
-        return Some(FileKind::Markdown);
-    }
-    shell_shebang(head).then_some(FileKind::Shell)
-}
-
-/// True when the first line of `head` is a shebang naming a shell.
-fn shell_shebang(head: &[u8]) -> bool {
-    let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]);
-    let first = String::from_utf8_lossy(first);
-    first.starts_with("#!")
-        && ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]
-            .iter()
-            .any(|s| first.split(|c: char| c == '/' || c.is_whitespace()).any(|w| w == *s))
-}
-
-/// The script a name says a file is: shell by extension, Windows batch,
-/// PowerShell, a Makefile, a Procfile.
-fn script_kind(name: &str) -> Option<FileKind> {
-    let lower = name.to_ascii_lowercase();
-    let ext = lower.rsplit_once('.').map(|(_, e)| e);
-    match ext {
-        Some("sh" | "bash" | "zsh" | "ksh") => return Some(FileKind::Shell),
-        Some("bat" | "cmd") => return Some(FileKind::Batch),
-        Some("ps1") => return Some(FileKind::PowerShell),
-        Some("mk") => return Some(FileKind::Makefile),
-        _ => {}
-    }
-    if matches!(lower.as_str(), "makefile" | "gnumakefile") {
-        return Some(FileKind::Makefile);
-    }
-    (name == "Procfile" || name.strip_prefix("Procfile.").is_some_and(|r| !r.is_empty())).then_some(FileKind::Procfile)
-}
-
-/// The deployment file a name says a file is.
-fn deployment_kind(path: &Path, name: &str) -> Option<FileKind> {
-    let lower = name.to_ascii_lowercase();
-    let yaml = lower.ends_with(".yaml") || lower.ends_with(".yml");
-    let stem = lower.trim_end_matches(".yaml").trim_end_matches(".yml");
-    let in_dropin =
-        path.parent().and_then(|d| d.file_name()).is_some_and(|d| d.to_string_lossy().ends_with(".service.d"));
-    if lower.ends_with(".service") || (in_dropin && lower.ends_with(".conf")) {
-        return Some(FileKind::Systemd);
-    }
-    if lower.ends_with(".container") {
-        return Some(FileKind::Quadlet);
-    }
-    let docker = |n: &str| n == "dockerfile" || n == "containerfile";
-    if docker(&lower)
-        || lower.ends_with(".dockerfile")
-        || lower.ends_with(".containerfile")
-        || lower.split_once('.').is_some_and(|(a, _)| docker(a))
-    {
-        return Some(FileKind::Dockerfile);
-    }
-    if yaml && in_workflows(path) {
-        return Some(FileKind::Workflow);
-    }
-    if yaml {
-        let compose = ["compose", "docker-compose"]
-            .iter()
-            .any(|c| stem == *c || stem.strip_prefix(c).is_some_and(|r| r.starts_with('.') || r.starts_with('-')));
-        if compose {
-            return Some(FileKind::Compose);
-        }
-        if stem == "values" || stem.starts_with("values-") || stem.starts_with("values.") {
-            return Some(FileKind::HelmValues);
-        }
-        return Some(FileKind::Yaml);
-    }
-    if lower.ends_with(".rules") {
-        return Some(FileKind::Yaml);
-    }
-    None
-}
-
-/// True for a file in `.github/workflows/`.
-fn in_workflows(path: &Path) -> bool {
-    let mut up = path.components().rev().skip(1);
-    up.next().is_some_and(|c| c.as_os_str() == "workflows") && up.next().is_some_and(|c| c.as_os_str() == ".github")
-}
-
-/// True when a name needs its first line read to be classified: its name
-/// says nothing (a script may have any name; its shebang says what it is).
-pub fn needs_head(path: &Path, env_files: &[String]) -> bool {
-    classify(path, env_files, b"").is_none()
 }
 
 /// A folder a walk does not enter: hidden ones (but `.github`, for its
@@ -277,8 +136,7 @@ pub fn walk_each(
     }
     for (p, abs, is_file) in roots {
         if is_file {
-            let h = if needs_head(&abs, env_files) { head(&abs) } else { Vec::new() };
-            match classify(&abs, env_files, &h) {
+            match by_name(&abs, env_files).or_else(|| by_shebang(&head(&abs))) {
                 Some(kind) => on_file(p, kind),
                 None => out.skipped.push(Skipped { path: p.clone(), reason: NAMED_NOT_LINTABLE.into() }),
             }
@@ -372,8 +230,8 @@ fn visit(
     if exclude.is_match(&rel) || exclude.is_match(from_root) {
         return Seen::Excluded;
     }
-    let h = if needs_head(entry.path(), env_files) { head(entry.path()) } else { Vec::new() };
-    match classify(entry.path(), env_files, &h) {
+    // The name first; only a name that says nothing has its first line read.
+    match by_name(entry.path(), env_files).or_else(|| by_shebang(&head(entry.path()))) {
         Some(kind) => Seen::File((rel, kind)),
         None => Seen::Skipped(Skipped { path: rel, reason: NOT_LINTABLE.into() }),
     }
@@ -403,50 +261,5 @@ fn error_text(e: &ignore::Error) -> String {
         | ignore::Error::WithLineNumber { err, .. } => error_text(err),
         ignore::Error::Io(io) => io.to_string(),
         other => other.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classification() {
-        let none: &[String] = &[];
-        assert_eq!(classify(Path::new("a/run.md"), none, b""), Some(FileKind::Markdown));
-        assert_eq!(classify(Path::new("svc/.env"), none, b""), Some(FileKind::Env));
-        assert_eq!(classify(Path::new("svc/knobs.env"), none, b""), Some(FileKind::Env));
-        assert_eq!(classify(Path::new("svc/serve"), none, b"#!/usr/bin/env bash\n"), Some(FileKind::Shell));
-        assert_eq!(classify(Path::new("svc/serve"), none, b"#!/usr/bin/python3\n"), None);
-        assert_eq!(classify(Path::new("svc/service.conf"), &["service.conf".to_string()], b""), Some(FileKind::Env));
-        assert_eq!(classify(Path::new("main.rs"), none, b""), None);
-        for env in [".env.example", ".env.local", ".env.production", "knobs.env.template", "svc.env.example"] {
-            assert_eq!(classify(Path::new(env), none, b""), Some(FileKind::Env), "{env}");
-        }
-        assert_eq!(classify(Path::new(".envrc"), none, b""), None);
-        // A shell shebang under any name; another interpreter's is not ours.
-        assert_eq!(classify(Path::new("svc/serve.conf"), none, b"#!/bin/bash\n"), Some(FileKind::Shell));
-        assert_eq!(classify(Path::new("start"), none, b"#!/usr/bin/env zsh\n"), Some(FileKind::Shell));
-        assert_eq!(classify(Path::new("run.ps1.txt"), none, b"#!/usr/bin/env pwsh\n"), None);
-        assert_eq!(classify(Path::new("svc/serve.conf"), none, b""), None);
-        for (name, kind) in [
-            ("a.zsh", FileKind::Shell),
-            ("a.ksh", FileKind::Shell),
-            ("serve.bat", FileKind::Batch),
-            ("SERVE.CMD", FileKind::Batch),
-            ("serve.ps1", FileKind::PowerShell),
-            ("Makefile", FileKind::Makefile),
-            ("GNUmakefile", FileKind::Makefile),
-            ("rules.mk", FileKind::Makefile),
-            ("Procfile", FileKind::Procfile),
-            ("Procfile.dev", FileKind::Procfile),
-            ("repo/.github/workflows/ci.yml", FileKind::Workflow),
-            ("repo/.github/ci.yml", FileKind::Yaml),
-            ("workflows/ci.yml", FileKind::Yaml),
-        ] {
-            assert_eq!(classify(Path::new(name), none, b""), Some(kind), "{name}");
-        }
-        assert_eq!(classify(Path::new("Procfile."), none, b""), None);
-        assert!(needs_head(Path::new("serve.conf"), none) && !needs_head(Path::new("a.md"), none));
     }
 }

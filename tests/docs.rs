@@ -170,7 +170,7 @@ fn the_pre_commit_filter_takes_every_kind_knobs_reads() {
         ".github/workflows/ci.yml",
     ];
     for name in read {
-        let kind = knobs::walk::classify(std::path::Path::new(name), &[], b"");
+        let kind = knobs::kinds::classify(std::path::Path::new(name), &[], b"");
         assert!(kind.is_some(), "{name}: knobs reads it (so it belongs in this list)");
         assert!(files.is_match(name), "{name} is read by knobs but the hook's files: pattern skips it");
     }

@@ -35,6 +35,6 @@ fn every_target_has_an_entry_point_that_lints_for_real() {
         run(b"CHECKPOINT_POLICY=floor\n");
     }
     assert!(common::entry("nope").is_none());
-    let report = common::lint_one("a.md", knobs::walk::FileKind::Markdown, b"`--checkpoint-policy floor`\n");
+    let report = common::lint_one("a.md", knobs::kinds::FileKind::Markdown, b"`--checkpoint-policy floor`\n");
     assert_eq!(report.findings().count(), 1);
 }

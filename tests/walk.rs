@@ -177,7 +177,7 @@ fn a_file_that_vanishes_before_it_is_read_is_reported() {
     let disk = Disk { cwd: t.path().to_path_buf(), max_file_size: 1 << 20 };
     // Walked, then gone before its turn: a note, and the others are linted.
     let files =
-        [("gone.md".into(), knobs::walk::FileKind::Markdown), ("there.md".into(), knobs::walk::FileKind::Markdown)];
+        [("gone.md".into(), knobs::kinds::FileKind::Markdown), ("there.md".into(), knobs::kinds::FileKind::Markdown)];
     let report = lint_files(&files, &disk, &settings);
     assert_eq!(report.findings().count(), 1);
     assert_eq!(report.skipped.len(), 1);

@@ -17,9 +17,9 @@ use knobs::catalog::semantics::{self, Semantics};
 use knobs::catalog::store::{self, Store};
 use knobs::catalog::{diff, query, render};
 use knobs::extract::cpp::{extract_flags, extract_metrics, SourceFile};
+use knobs::kinds::FileKind;
 use knobs::lint::{lint_files, Report, Settings, StagedFiles};
 use knobs::report::{Context, Format};
-use knobs::walk::FileKind;
 
 pub const ENGINE: &str = "radiance";
 

@@ -13,7 +13,6 @@ use crate::catalog::pinned::Pinned;
 use crate::config::Config;
 use crate::lint::{engine_commands, scan, Disk, Input, Settings};
 use crate::source::Worktree;
-use crate::walk::FileKind;
 
 /// What the project's own files say: the env keys its serve scripts read,
 /// each with the flag it sets and the script that reads it.
@@ -40,7 +39,7 @@ pub(crate) fn discover(cfg: &Config, pinned: &Pinned<'_>, cwd: &Path) -> Project
     let settings = Settings::new(pinned.profile, pinned.catalog, pinned.all, engine_commands(cfg));
     let disk = Disk { cwd: root.clone(), max_file_size: crate::lint::DEFAULT_MAX_FILE_SIZE };
     let mut out = Project::default();
-    for (path, kind) in walked.files.iter().filter(|(_, k)| *k == FileKind::Shell) {
+    for (path, kind) in walked.files.iter().filter(|(_, k)| k.serve_script()) {
         let Ok(text) = disk.read(path) else { continue };
         for (key, flag) in scan(&text.text, *kind, &settings, pinned.catalog).env_flags {
             if !out.env_keys.iter().any(|(k, f, _)| *k == key && *f == flag) {

@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::refs::{self, ArgvRules, Binary, Ref, Word};
+use super::pairing::{self, ArgvRules, Word};
+use super::refs::{Binary, Ref};
 use super::rules::{self, Ctx, Violation, RULES};
 use super::scanners::EngineMatcher;
 use super::settings::DEFAULT_TARGET_LABELS;
@@ -77,7 +78,7 @@ pub fn judge_argv(argv: &[String], binary: Option<&Arc<Binary>>, judge: &ArgvJud
     let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
     let rules = ArgvRules::of(&profile.argv);
     let mut refs = Vec::new();
-    refs::argv_refs(&words, &tv, rules, binary, &|s, e| idx.span(&joined, s, e), &mut refs);
+    pairing::argv_refs(&words, &tv, rules, binary, &|s, e| idx.span(&joined, s, e), &mut refs);
     let none = HashMap::new();
     let ctx = Ctx {
         profile,

@@ -6,12 +6,12 @@
 //! script languages that are not shell (batch, PowerShell, Makefiles,
 //! Procfiles) are rewritten as shell and read by the shell scanner.
 
-use super::refs::ArgvRules;
+use super::pairing::ArgvRules;
 use super::scanners::{self, Scan, ScanCtx};
 use super::{span, suppress, Settings};
 use crate::catalog::model::Catalog;
 use crate::catalog::query;
-use crate::walk::FileKind;
+use crate::kinds::FileKind;
 
 /// Scans one file's text.
 pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {

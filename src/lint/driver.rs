@@ -8,13 +8,13 @@ use std::path::{Path, PathBuf};
 
 use globset::GlobSet;
 
-use super::evidence;
 use super::file::lint_file;
 use super::finding::{FileReport, Report};
 use super::folder::{Folder, Folders};
 use super::input::{Disk, Input};
 use super::Settings;
-use crate::walk::{FileKind, MissingPath, Skipped};
+use crate::kinds::FileKind;
+use crate::walk::{MissingPath, Skipped};
 
 /// One file's result, with its place in the report: (order, path, result).
 type Linted = (usize, PathBuf, Result<FileReport, Skipped>);
@@ -126,11 +126,6 @@ impl<'s, 'a> Linter<'s, 'a> {
             // A scan made as another kind (by name, not by content) is not reused.
             let scanned = scanned.filter(|(k, _)| *k == kind).map(|(_, s)| s);
             match read {
-                // An env file is the engine's only with evidence.
-                Ok(text) if kind == FileKind::Env => {
-                    let scanned = evidence::env_scan(rel, &text.text, self.settings, folder);
-                    Ok(lint_file(rel, text, kind, self.settings, folder, Some(scanned)))
-                }
                 Ok(text) => Ok(lint_file(rel, text, kind, self.settings, folder, scanned)),
                 Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
             }
@@ -226,7 +221,7 @@ impl<'s, 'a> Linter<'s, 'a> {
         named.dedup_by(|a, b| a.1 == b.1);
         let mut named_env = Vec::new();
         for (order, rel) in named {
-            if crate::walk::classify(&rel, &self.settings.env_files, b"").is_some()
+            if crate::kinds::classify(&rel, &self.settings.env_files, b"").is_some()
                 || !self.input.confined(&rel)
                 || self.input.read(&rel).is_err()
             {

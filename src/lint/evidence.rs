@@ -18,7 +18,7 @@ use super::refs::Ref;
 use super::scanners::Scan;
 use super::{dispatch, Settings};
 use crate::catalog::query::{env_key_for, env_target};
-use crate::walk::FileKind;
+use crate::kinds::FileKind;
 
 /// An env file's scan, cut down to its near misses when nothing says the
 /// file is the engine's.

@@ -10,8 +10,8 @@ use super::folder::Folder;
 use super::input::Text;
 use super::rules::{self, Ctx, Rule, Violation, RULES};
 use super::scanners::Scan;
-use super::{dispatch, pins, span, suppress, Settings};
-use crate::walk::FileKind;
+use super::{dispatch, evidence, pins, span, suppress, Settings};
+use crate::kinds::FileKind;
 
 /// Lints one file, `path` as shown to the user, in its folder's context.
 /// `scanned` is the file's scan when its folder's context already made it.
@@ -28,13 +28,7 @@ pub fn lint_file(
     // The folder's pin picks the catalogue (a pin without one: the folder's note).
     let catalog = folder.catalog(settings);
     let text = text.text;
-    let mut scan = scanned.unwrap_or_else(|| dispatch::scan(&text, kind, settings, catalog));
-    if kind == FileKind::Env && !folder.env_argv.is_empty() {
-        // `RADIANCE_ARGS="--a 1"` read by `radiance $RADIANCE_ARGS`: its words are the engine's argv.
-        let tv = |name: &str| crate::catalog::query::flag(catalog, settings.profile, name).map(|f| f.values());
-        let argv = super::refs::ArgvRules::of(&settings.profile.argv);
-        super::scanners::shell::env_value_argv(&folder.env_argv, &tv, argv, &mut scan.refs);
-    }
+    let mut scan = scanned.unwrap_or_else(|| scan_in(path, &text, kind, settings, folder));
     // A deployment file's own engine image pins the version its argv is
     // judged against (a pin with no catalogue: a note, and the folder's);
     // a compose service or a container with its own image, its own.
@@ -95,6 +89,24 @@ pub fn lint_file(
         .collect();
     let tag = catalog.source.tag.clone();
     FileReport { path: shown, text, lines, findings, tag, notes, env_files, options_files }
+}
+
+/// Scans a file as its kind says, in its folder's context: an env file is
+/// the engine's only with evidence, and its values may be the argv a serve
+/// script of the folder splits (`RADIANCE_ARGS="--a 1"` read by `radiance
+/// $RADIANCE_ARGS`: its words are the engine's argv).
+fn scan_in(path: &Path, text: &str, kind: FileKind, settings: &Settings<'_>, folder: &Folder) -> Scan {
+    let catalog = folder.catalog(settings);
+    if !kind.env_file() {
+        return dispatch::scan(text, kind, settings, catalog);
+    }
+    let mut scan = evidence::env_scan(path, text, settings, folder);
+    if !folder.env_argv.is_empty() {
+        let tv = |name: &str| crate::catalog::query::flag(catalog, settings.profile, name).map(|f| f.values());
+        let argv = super::pairing::ArgvRules::of(&settings.profile.argv);
+        super::scanners::shell::env_value_argv(&folder.env_argv, &tv, argv, &mut scan.refs);
+    }
+    scan
 }
 
 /// The YAML file of options an argv names with the profile's `[argv]

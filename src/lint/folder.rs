@@ -17,7 +17,7 @@ use super::scanners::Scan;
 use super::span::Span;
 use super::{scanners, Settings};
 use crate::catalog::model::Catalog;
-use crate::walk::{classify, FileKind};
+use crate::kinds::{classify, Context, FileKind};
 
 /// What a folder's env files and serve scripts say.
 #[derive(Debug, Default)]
@@ -151,16 +151,12 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     // folder is read.
     let by_name = |p: &Path| {
         let head: &[u8] = if p.extension().is_none() { b"#!/bin/sh\n" } else { b"" };
-        classify(p, &settings.env_files, head)
-            .is_some_and(|k| matches!(k, FileKind::Env | FileKind::Shell | FileKind::Systemd | FileKind::Quadlet))
+        classify(p, &settings.env_files, head).is_some_and(|k| k.context() != Context::None)
     };
     let siblings = input.siblings(path, &by_name);
     // A folder with no env file (the linted one included) has no trio; a
     // unit may name one of another name (`EnvironmentFile=engine.conf`).
-    let is_env = |p: &Path| {
-        classify(p, &settings.env_files, b"")
-            .is_some_and(|k| matches!(k, FileKind::Env | FileKind::Systemd | FileKind::Quadlet))
-    };
+    let is_env = |p: &Path| classify(p, &settings.env_files, b"").is_some_and(FileKind::holds_env);
     if !is_env(path) && !siblings.iter().any(|p| is_env(p)) {
         return folder;
     }
@@ -174,7 +170,7 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
         })
         .collect();
     for (p, read, kind) in &read {
-        if let (Ok(t), Some(FileKind::Env)) = (read, kind) {
+        if let (Ok(t), Some(Context::Pins)) = (read, kind.map(FileKind::context)) {
             let mut pins = Vec::new();
             scanners::env::image_pins(&t.text, &settings.commands, &|_, _| Span::default(), &mut pins);
             folder.pins.extend(pins.into_iter().map(|(tag, _)| (tag, p.clone())));
@@ -184,14 +180,14 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     let mut texts = HashMap::new();
     for (p, read, kind) in read {
         let mut scanned = None;
-        if let (Ok(t), Some(kind @ (FileKind::Shell | FileKind::Systemd | FileKind::Quadlet))) = (&read, kind) {
+        if let (Ok(t), Some(kind)) = (&read, kind.filter(|k| k.context() == Context::Scanned)) {
             let s = scan(&t.text, kind, settings, catalog);
             for (var, flag) in &s.env_flags {
                 folder.env_flags.entry(var.clone()).or_insert_with(|| flag.clone());
             }
             // A script whose argv is the engine's serves it; a unit names
             // its env files only when it runs the engine.
-            folder.serves |= kind == FileKind::Shell && runs_engine(&s);
+            folder.serves |= kind.serve_script() && runs_engine(&s);
             let names = s.env_files.iter().filter_map(|f| Path::new(f).file_name());
             folder.unit_env.extend(names.map(|n| n.to_string_lossy().into_owned()));
             for (var, binary) in &s.env_argv {

@@ -10,8 +10,8 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::Settings;
+use crate::kinds::{classify, FileKind};
 use crate::source::{Worktree, WorktreeError};
-use crate::walk::{classify, FileKind};
 
 /// Why the input of a run cannot be had: standard input unreadable or
 /// unnamed, or the repository not there.
@@ -223,7 +223,7 @@ pub fn staged(
     // The context of a changed file's folder comes from the index too.
     let context = |rel: &str| {
         Path::new(rel).parent().is_some_and(|d| dirs.contains(d))
-            && classify(Path::new(rel), &settings.env_files, b"#!/bin/sh\n").is_some_and(|k| k != FileKind::Markdown)
+            && classify(Path::new(rel), &settings.env_files, b"#!/bin/sh\n").is_some_and(FileKind::staged_context)
     };
     let wanted = |rel: &str| targets.contains(rel) || context(rel);
     let mut files = Vec::new();

@@ -31,6 +31,7 @@ pub mod finding;
 pub mod fix;
 pub mod folder;
 pub mod input;
+pub mod pairing;
 mod pins;
 pub mod refs;
 pub mod rules;

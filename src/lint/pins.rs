@@ -11,7 +11,7 @@ use super::refs::Ref;
 use super::scanners::Scan;
 use super::Settings;
 use crate::catalog::model::Catalog;
-use crate::walk::FileKind;
+use crate::kinds::FileKind;
 
 /// A file's refs grouped by the catalogue each is judged against, the
 /// file's own group (against `catalog`, or the version its image pins)
@@ -32,16 +32,7 @@ pub(crate) fn group<'a>(
     // A whole file is pinned only by a deployment file's image; in a
     // runbook or a script an image pins just the command that runs it (a
     // section), and an env file's pin is its folder's (`folder.rs`).
-    let file_level = !matches!(
-        kind,
-        FileKind::Markdown
-            | FileKind::Env
-            | FileKind::Shell
-            | FileKind::Batch
-            | FileKind::PowerShell
-            | FileKind::Makefile
-            | FileKind::Procfile
-    );
+    let file_level = kind.image_pins_file();
     {
         let note_once = |note: String, notes: &mut Vec<String>| {
             if !notes.contains(&note) {

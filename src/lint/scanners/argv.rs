@@ -7,9 +7,10 @@ use super::invocation::{
     basename, engine_argv_start, engine_image, entrypoint_argv, is_shell, may_run_engine, shell_script,
 };
 use super::items::{place_map, Item};
-use super::shell::{self, words::Part};
+use super::shell;
+use super::words::Part;
 use super::{Scan, ScanCtx};
-use crate::lint::refs::{argv_refs, argv_refs_open, Word};
+use crate::lint::pairing::{argv_refs, argv_refs_open, Word};
 use crate::lint::span::Span;
 
 /// Judges an argv given as items. `image` is the container image that runs

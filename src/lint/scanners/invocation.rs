@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::engine_matcher::command_name;
 use super::items::Item;
-use super::shell::words::Part;
+use super::words::Part;
 use super::wrappers::{self, Step};
 use super::{Scan, ScanCtx};
 use crate::catalog::profile::Invocation;

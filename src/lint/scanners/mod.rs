@@ -39,11 +39,13 @@ mod rewrite;
 pub mod shell;
 pub mod systemd;
 pub mod unit;
+mod words;
 mod wrappers;
 pub mod yaml;
 
 pub use self::engine_matcher::EngineMatcher;
-use super::refs::{ArgvRules, Ref};
+use super::pairing::ArgvRules;
+use super::refs::Ref;
 use super::span::Span;
 use super::suppress::Suppression;
 

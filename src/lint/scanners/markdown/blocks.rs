@@ -124,6 +124,11 @@ pub(super) fn notation(code: &str) -> std::borrow::Cow<'_, str> {
     let word_end = |i: usize| b.get(i).is_none_or(|c| c.is_ascii_whitespace() || matches!(c, b'"' | b'\''));
     let mut i = 0;
     while i < b.len() {
+        // Only `<`, `>` and `(` start a rewrite: jump to the next one.
+        match memchr::memchr3(b'<', b'>', b'(', &b[i..]) {
+            Some(n) => i += n,
+            None => break,
+        }
         let c = b[i];
         let next = b.get(i + 1).copied();
         // `<name>`, also inside a word (`<user>/<model>:<tag>`).

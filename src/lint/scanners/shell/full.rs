@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::words::{array_name, unquote, Arrays, Command, Part, Script, Var};
-use crate::lint::refs::Word;
+use crate::lint::pairing::Word;
+use crate::lint::scanners::words::{array_name, unquote, Arrays, Command, Part, Script, Var};
 use crate::syntax::preorder;
 
 fn text<'a>(n: Node<'_>, src: &'a str) -> &'a str {

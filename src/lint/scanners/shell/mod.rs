@@ -13,14 +13,15 @@
 mod full;
 mod script;
 mod simple;
-pub(super) mod words;
 
 use std::sync::Arc;
 
 use super::engine_matcher::command_name;
 use super::invocation::{may_run_engine, run_of, Target};
+use super::words;
 use super::{Scan, ScanCtx};
-use crate::lint::refs::{argv_refs, argv_refs_open, Binary, Ref, Word};
+use crate::lint::pairing::{argv_refs, argv_refs_open, Word};
+use crate::lint::refs::{Binary, Ref};
 use crate::lint::span::Span;
 
 /// How deep `sh -c '… sh -c "…"'` is followed.
@@ -145,8 +146,8 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
 /// space and judged as that argv, each word at its place in the value.
 pub fn env_value_argv(
     keys: &std::collections::HashMap<String, Option<Arc<Binary>>>,
-    takes_value: crate::lint::refs::TakesValue<'_>,
-    argv: crate::lint::refs::ArgvRules,
+    takes_value: crate::lint::pairing::TakesValue<'_>,
+    argv: crate::lint::pairing::ArgvRules,
     refs: &mut Vec<Ref>,
 ) {
     let mut found = Vec::new();

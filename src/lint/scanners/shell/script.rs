@@ -11,9 +11,10 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::words::{self, unquote, unquote_map, Command, Part};
-use crate::lint::refs::{Binary, Word};
+use crate::lint::pairing::Word;
+use crate::lint::refs::Binary;
 use crate::lint::scanners::invocation::{may_run_engine, run_of, Target};
+use crate::lint::scanners::words::{self, unquote, unquote_map, Command, Part};
 use crate::lint::scanners::{env_ref, Scan, ScanCtx};
 use crate::lint::span::Span;
 

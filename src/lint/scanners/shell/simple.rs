@@ -11,8 +11,8 @@ use std::sync::LazyLock;
 
 use memchr::memmem;
 
-use super::words::{array_name, unquote, Arrays, Command, Part, Script, Var};
-use crate::lint::refs::Word;
+use crate::lint::pairing::Word;
+use crate::lint::scanners::words::{array_name, unquote, Arrays, Command, Part, Script, Var};
 
 /// Words that start compound commands only the full parser reads.
 const FULL_ONLY: &[&str] = &["for", "case", "esac", "function", "select", "[[", "]]", "coproc", "time", "in", "(("];

@@ -1,11 +1,12 @@
-//! The words both shell readers produce: a command's words as [`Part`]s and
+//! The words of a shell command line as the shell readers produce them (and
+//! as `invocation` and `argv` read them): a command's words as [`Part`]s and
 //! the arrays a script builds, with the quoting rules they share. The fast
 //! reader (`simple`) and tree-sitter-bash (`full`) each import these, and the
 //! argv they read is judged the same whichever read it.
 
 use std::collections::HashMap;
 
-use crate::lint::refs::Word;
+use crate::lint::pairing::Word;
 
 /// A word's text with its quotes removed and its `\` escapes read (none
 /// inside single quotes).
