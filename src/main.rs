@@ -4,6 +4,12 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+/// A lint allocates many small strings and vectors per file, freed on the
+/// thread that made them: mimalloc's thread-local free lists serve that
+/// pattern with fewer instructions than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     let stdout = std::io::stdout();
