@@ -268,3 +268,38 @@ fn the_readme_rule_table_is_the_registry() {
     assert!(registry.len() >= 21, "{registry:?}");
     assert_eq!(rows, registry, "README.md's rule table (code | name | severity) differs from RULES");
 }
+
+/// The path filters docs/ci.md gives for GitHub Actions (`paths:`) and
+/// GitLab (`changes:`) take an example of every kind of file in the table
+/// of kinds, and `knobs.toml`; a file knobs does not read is not taken.
+/// Globs are matched without case: a filter cannot know the case a
+/// repository writes (docs/ci.md says so).
+#[test]
+fn the_ci_path_filters_take_every_kind_knobs_reads() {
+    let doc = std::fs::read_to_string(support::root().join("docs/ci.md")).expect("docs/ci.md");
+    let mut lists = 0;
+    for key in ["paths: [", "changes: ["] {
+        let start = doc.find(key).unwrap_or_else(|| panic!("docs/ci.md has no `{key}`")) + key.len();
+        let end = start + doc[start..].find(']').expect("the list ends");
+        let mut set = globset::GlobSetBuilder::new();
+        let globs: Vec<&str> = doc[start..end].split(',').map(|g| g.trim().trim_matches('"')).collect();
+        for g in &globs {
+            set.add(globset::GlobBuilder::new(g).case_insensitive(true).literal_separator(true).build().expect(g));
+        }
+        let set = set.build().expect("the globs");
+        let mut examples = 0;
+        for kind in knobs::kinds::KINDS {
+            for name in kind.examples {
+                examples += 1;
+                assert!(set.is_match(name), "docs/ci.md `{key}…]` skips {name} ({:?}), which knobs reads", kind.kind);
+            }
+        }
+        assert!(examples > 30, "only {examples} examples in the table of kinds");
+        assert!(set.is_match("knobs.toml"), "`{key}…]` skips knobs.toml");
+        for name in ["src/main.rs", "Cargo.lock", "docs/diagram.svg"] {
+            assert!(!set.is_match(name), "`{key}…]` takes {name}, which knobs does not read");
+        }
+        lists += 1;
+    }
+    assert_eq!(lists, 2);
+}
