@@ -30,21 +30,6 @@ pub enum WriteError {
     Mode { path: PathBuf, cause: std::io::Error },
 }
 
-impl WriteError {
-    /// The operating system's error alone, for a caller that words its own.
-    pub fn into_io(self) -> std::io::Error {
-        match self {
-            WriteError::NoParent(p) => {
-                std::io::Error::new(std::io::ErrorKind::NotFound, format!("{} has no parent folder", p.display()))
-            }
-            WriteError::CreateDir { cause, .. }
-            | WriteError::TempFile { cause, .. }
-            | WriteError::Write { cause, .. }
-            | WriteError::Mode { cause, .. } => cause,
-        }
-    }
-}
-
 /// Writes `text` to `path` atomically with `mode`, creating the folder if
 /// it is missing.
 pub fn write_atomic(path: &Path, text: &str, mode: Mode) -> Result<(), WriteError> {

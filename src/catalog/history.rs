@@ -108,7 +108,6 @@ pub type Run = RangeInclusive<usize>;
 struct HistoryMemo {
     catalogs: OnceLock<Vec<OnceLock<Catalog>>>,
     flag_runs: OnceLock<Vec<Vec<Run>>>,
-    metric_runs: OnceLock<Vec<Vec<Run>>>,
     env_runs: OnceLock<Vec<Vec<Run>>>,
     spellings: OnceLock<FxHashMap<String, Vec<u32>>>,
 }
@@ -256,11 +255,6 @@ impl History {
         self.states.iter().position(|s| s.key == key).and_then(|i| u32::try_from(i).ok())
     }
 
-    /// True when the tag is in the history.
-    pub fn has(&self, tag: &str) -> bool {
-        self.index(tag).is_some()
-    }
-
     /// Adds `catalog` (one tag's extraction, read from the blobs `key`):
     /// its records interned, its state shared with any tag of the same
     /// key, the tag list kept in order. A tag already present is replaced.
@@ -273,6 +267,7 @@ impl History {
     }
 
     /// Adds a tag whose blobs are those of a state already held.
+    #[cfg(test)]
     pub fn add_same(&mut self, tag: &str, commit: &str, state: u32) {
         self.point(tag, commit, state);
     }
@@ -315,16 +310,6 @@ impl History {
     pub fn nearest_before(&self, tag: &str) -> Option<usize> {
         let after = self.tags.partition_point(|t| compare_tags(&t.tag, tag).is_le());
         after.checked_sub(1)
-    }
-
-    /// The tags nearest to `tag` on each side, `n` in all, for a message
-    /// about a tag the history lacks.
-    pub fn nearest(&self, tag: &str, n: usize) -> Vec<&str> {
-        let at = self.tags.partition_point(|t| compare_tags(&t.tag, tag).is_lt());
-        let from = at.saturating_sub(n / 2);
-        let to = (from + n).min(self.tags.len());
-        let from = to.saturating_sub(n);
-        self.tags[from..to].iter().map(|t| t.tag.as_str()).collect()
     }
 }
 
@@ -420,7 +405,6 @@ mod tests {
         assert_eq!(h.nearest_before("b2.5").and_then(|i| h.tag(i)), Some("b2"));
         assert_eq!(h.nearest_before("b9").and_then(|i| h.tag(i)), Some("b3"));
         assert_eq!(h.nearest_before("b0"), None);
-        assert_eq!(h.nearest("b2", 2), ["b1", "b2"]);
     }
 
     #[test]

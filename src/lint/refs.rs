@@ -117,19 +117,6 @@ pub struct Usage {
     pub labels: Vec<(String, Span)>,
 }
 
-impl Ref {
-    pub fn span(&self) -> Span {
-        match self {
-            Ref::Flag { span, .. }
-            | Ref::Env { span, .. }
-            | Ref::Metric { span, .. }
-            | Ref::Stray { span, .. }
-            | Ref::EnvLine { span, .. } => *span,
-            Ref::Program { span, .. } => *span,
-        }
-    }
-}
-
 /// What stood where a flag's value should be, when it was given none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Gap {

@@ -120,6 +120,7 @@ impl PinnedTree {
     }
 
     /// As `cpp_sources`, within `limits`.
+    #[cfg(test)]
     pub fn cpp_sources_within(
         &self,
         under: &[String],

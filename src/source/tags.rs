@@ -82,20 +82,6 @@ impl TagReader {
         })
     }
 
-    /// Every tag that points at a commit (annotated tags peeled), in no
-    /// particular order. The one place a history sync lists tags.
-    pub fn tags(&self) -> Result<Vec<TagRef>, SourceError> {
-        let mut out = Vec::new();
-        for r in self.git()?.references_glob("refs/tags/*")? {
-            let Ok(r) = r else { continue };
-            let Some(name) = r.name().ok().and_then(|n| n.strip_prefix("refs/tags/")) else { continue };
-            if let Ok(c) = r.peel_to_commit() {
-                out.push(TagRef { name: name.to_string(), commit: c.id().to_string() });
-            }
-        }
-        Ok(out)
-    }
-
     /// What each path is at the tag: its object's id (a blob's, or a
     /// folder's tree id; `""` or `/` is the root), or `None` when nothing
     /// is there. Tree lookups only: nothing is inflated.
@@ -166,7 +152,7 @@ mod tests {
     }
 
     #[test]
-    fn tags_peel_to_commits_and_paths_name_their_objects() {
+    fn paths_name_their_objects_and_one_tree_is_out_at_a_time() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let git = Repository::init_bare(tmp.path().join("r.git")).expect("init");
         let one = commit(&git, &[("config.cpp", "a")], "t1").to_string();
@@ -174,12 +160,8 @@ mod tests {
         let repo = TaggedRepo::open("r.git", tmp.path(), &tmp.path().join("cache"), false, &[]).expect("open");
         assert_eq!(repo.how, Origin::Local);
         let mut reader = repo.reader().expect("reader");
-        let mut tags = reader.tags().expect("tags");
-        tags.sort_by(|a, b| a.name.cmp(&b.name));
-        assert_eq!(
-            tags,
-            [TagRef { name: "t1".into(), commit: one }, TagRef { name: "t2".into(), commit: two.clone() }]
-        );
+        // The tags as a sync's listing (`listing::list_tags`) gives them.
+        let tags = [TagRef { name: "t1".into(), commit: one }, TagRef { name: "t2".into(), commit: two.clone() }];
         let paths = ["core/config.cpp".to_string(), "core/config.h".to_string(), "core/".to_string()];
         let a = reader.path_ids(&tags[0], &paths).expect("ids");
         let b = reader.path_ids(&tags[1], &paths).expect("ids");

@@ -18,8 +18,6 @@ pub struct Scrape {
     pub text: String,
     /// The URL, or the file as given.
     pub from: String,
-    /// True for a file (errors can point into it).
-    pub is_file: bool,
 }
 
 /// True when `spec` is a URL rather than a file name.
@@ -30,7 +28,7 @@ pub fn is_url(spec: &str) -> bool {
 /// Reads `spec`: a URL over HTTP or HTTPS, else a file relative to `cwd`.
 pub fn read(spec: &str, cwd: &Path, timeout: Duration) -> Result<Scrape, VerifyError> {
     if is_url(spec) {
-        return get(spec, timeout).map(|text| Scrape { text, from: spec.to_string(), is_file: false });
+        return get(spec, timeout).map(|text| Scrape { text, from: spec.to_string() });
     }
     let path = cwd.join(spec);
     let bytes = crate::bounded::read(&path, crate::bounded::SCRAPE).map_err(|e| VerifyError::Read {
@@ -40,7 +38,7 @@ pub fn read(spec: &str, cwd: &Path, timeout: Duration) -> Result<Scrape, VerifyE
     })?;
     let text =
         String::from_utf8(bytes).map_err(|_| VerifyError::NotText { what: "metrics file", from: spec.to_string() })?;
-    Ok(Scrape { text, from: spec.to_string(), is_file: true })
+    Ok(Scrape { text, from: spec.to_string() })
 }
 
 /// The port a URL names, as written (`[::1]:9090` → `9090`).

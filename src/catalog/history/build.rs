@@ -73,11 +73,6 @@ impl Builder {
         b
     }
 
-    /// The history as built so far.
-    pub fn history(&self) -> &History {
-        &self.history
-    }
-
     /// True when flags read from the blobs `key` are held.
     pub fn has_flags(&self, key: &str) -> bool {
         self.flag_sets.contains_key(key)
