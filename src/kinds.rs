@@ -234,9 +234,13 @@ pub const KINDS: &[Kind] = &[
 
 /// The row of a kind.
 fn row(kind: FileKind) -> &'static Kind {
-    // Every kind has its row (a test says so); the first is never reached.
-    KINDS.iter().find(|k| k.kind == kind).unwrap_or(&KINDS[0])
+    // Every kind has its row (a test says so); a kind without one would
+    // get no property at all, never another kind's.
+    KINDS.iter().find(|k| k.kind == kind).unwrap_or(&UNLISTED)
 }
+
+/// What a kind with no row gets: nothing (see `row`).
+const UNLISTED: Kind = Kind { image_pins_file: false, staged_context: false, ..NONE };
 
 impl FileKind {
     /// An engine image the file names pins the whole file.
@@ -411,6 +415,26 @@ mod tests {
             FileKind::Procfile,
             FileKind::Workflow,
         ];
+        // A match without a wildcard: a new kind does not compile here
+        // until it is in `all` above (and so must have its row).
+        for kind in all {
+            match kind {
+                FileKind::Markdown
+                | FileKind::Env
+                | FileKind::Shell
+                | FileKind::Systemd
+                | FileKind::Quadlet
+                | FileKind::Dockerfile
+                | FileKind::Compose
+                | FileKind::HelmValues
+                | FileKind::Yaml
+                | FileKind::Batch
+                | FileKind::PowerShell
+                | FileKind::Makefile
+                | FileKind::Procfile
+                | FileKind::Workflow => {}
+            }
+        }
         assert_eq!(KINDS.len(), all.len());
         for kind in all {
             assert_eq!(KINDS.iter().filter(|k| k.kind == kind).count(), 1, "{kind:?}");

@@ -51,11 +51,18 @@ fn sources() -> Vec<Source> {
         .collect()
 }
 
-/// A file's text up to its test module (a line starting `#[cfg(test)]`).
+/// A file's text up to its test module: a line `#[cfg(test)]` followed by a
+/// `mod` line. A test-only helper (`#[cfg(test)] fn …`) does not end the
+/// file's code, so what follows it is still counted and read.
 fn without_tests(text: &str) -> &str {
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if line.starts_with("#[cfg(test)]") {
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        let next_is_mod = lines.peek().is_some_and(|n| {
+            let n = n.trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+            n.starts_with("mod ")
+        });
+        if line.trim_end() == "#[cfg(test)]" && next_is_mod {
             return &text[..at];
         }
         at += line.len();
@@ -65,9 +72,30 @@ fn without_tests(text: &str) -> &str {
 
 #[test]
 fn without_tests_cuts_at_the_test_module_only() {
-    let text = "fn a() {}\n    #[cfg(test)]\nfn b() {}\n#[cfg(test)]\nmod tests {}\n";
-    assert_eq!(without_tests(text), "fn a() {}\n    #[cfg(test)]\nfn b() {}\n");
+    let text = "fn a() {}\n#[cfg(test)]\nfn helper() {}\nfn b() {}\n#[cfg(test)]\nmod tests {}\n";
+    assert_eq!(without_tests(text), "fn a() {}\n#[cfg(test)]\nfn helper() {}\nfn b() {}\n");
     assert_eq!(without_tests("fn a() {}\n"), "fn a() {}\n");
+}
+
+/// No glob import of the crate's own modules outside tests: the import
+/// checks below read paths, and a glob would hide which modules it brings.
+#[test]
+fn no_glob_imports_of_the_crates_own_modules() {
+    let globs: Vec<String> = sources()
+        .iter()
+        .flat_map(|s| {
+            s.text
+                .lines()
+                .filter(|l| {
+                    let l = l.trim();
+                    l.starts_with("use ") || l.starts_with("pub use ") || l.starts_with("pub(crate) use ")
+                })
+                .filter(|l| ["crate::", "super::", "self::"].iter().any(|h| l.contains(h)) && l.contains('*'))
+                .map(|l| format!("{}: {}", s.rel, l.trim()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(globs.is_empty(), "name what is imported:\n{}", globs.join("\n"));
 }
 
 #[test]
@@ -272,7 +300,11 @@ fn layer_violations(files: &[Source]) -> (BTreeSet<String>, usize) {
         let allowed: Vec<&str> = match LAYERS.iter().find(|(l, _)| l == top) {
             Some((_, below)) => below.iter().copied().chain(GROUND.iter().copied()).collect(),
             None if GROUND.contains(&top.as_str()) => GROUND.to_vec(),
-            None => continue,
+            // A module in no layer is a layer nobody placed: say so.
+            None => {
+                wrong.insert(format!("{} is in no layer: add src/{top} to LAYERS or GROUND", s.rel));
+                continue;
+            }
         };
         for path in named_paths(s) {
             let Some(target) = path.first().filter(|t| *t != top) else { continue };
@@ -302,10 +334,18 @@ fn an_import_up_the_layers_is_caught() {
         file("src/lint/file.rs", &["lint", "file"], "use crate::catalog::query;\nuse super::super::walk::Skipped;"),
         file("src/walk.rs", &["walk"], "use crate::lint::Settings;"),
         file("src/suggest.rs", &["suggest"], ""),
+        file("src/planted.rs", &["planted"], "use crate::commands::Run;"),
     ];
     let (wrong, seen) = layer_violations(&files);
     let wrong: Vec<&str> = wrong.iter().map(|w| w.split(" (").next().unwrap_or_default()).collect();
-    assert_eq!(wrong, ["src/catalog/query.rs imports lint", "src/walk.rs imports lint"]);
+    assert_eq!(
+        wrong,
+        [
+            "src/catalog/query.rs imports lint",
+            "src/planted.rs is in no layer: add src/planted to LAYERS or GROUND",
+            "src/walk.rs imports lint"
+        ]
+    );
     assert_eq!(seen, 5);
 }
 

@@ -102,7 +102,7 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     if let Some(fetched) = tree.fetched.filter(|_| io.verbosity > 0) {
         writeln!(io.err, "note: {fetched} from `{}`", tree.origin).map_err(super::OutputError)?;
     }
-    let built = crate::extract::pinned::catalogue(&tree, &profile, &queries)?;
+    let built = crate::extract::one_tag::catalogue(&tree, &profile, &queries)?;
     for w in &built.warnings {
         writeln!(io.err, "warning: {}", crate::pictures::visible(w)).map_err(super::OutputError)?;
     }

@@ -14,7 +14,7 @@ use std::sync::mpsc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::lang::{At, Inputs, Readings};
-use super::pinned::catalogue;
+use super::one_tag::catalogue;
 use super::{reader_for, BuildError};
 use crate::catalog::history::{Builder, History};
 use crate::catalog::model::{Catalog, Flag, Metric};

@@ -1,5 +1,5 @@
 //! What a reader of one source language (`cpp/`, `python/`) must provide to
-//! the language-neutral extraction (`pinned.rs` for one tag, `history.rs`
+//! the language-neutral extraction (`one_tag.rs` for one tag, `history.rs`
 //! for every tag): the files a tag's reading depends on, which key it in a
 //! history, and the reading of them into flags, env keys and metrics, with
 //! warnings. `reader_for` in `mod.rs` is the registry: a language is a

@@ -1,17 +1,17 @@
 //! The extractor: an engine's source at a tag in, catalogue entries out.
 //!
-//! What is the same for every source language lives here: `pinned.rs`
+//! What is the same for every source language lives here: `one_tag.rs`
 //! builds one tag's catalogue (what `knobs sync` writes), `history.rs`
 //! every tag's (`knobs sync --all-tags`), `error.rs` says why one fails.
 //! `lang.rs` is the seam a language's reader fills; each language is a
 //! folder (`cpp/`, `python/`) and one line of `reader_for`. Neither
-//! `pinned.rs` nor `history.rs` knows which languages there are.
+//! `one_tag.rs` nor `history.rs` knows which languages there are.
 
 pub mod cpp;
 mod error;
 pub mod history;
 pub mod lang;
-pub mod pinned;
+pub mod one_tag;
 pub mod python;
 
 use crate::catalog::profile::Language;
