@@ -105,7 +105,10 @@ fn yes() -> bool {
 
 /// The profiles built into knobs, by name.
 pub fn builtin(name: &str) -> Option<Profile> {
-    builtins().into_iter().find(|p| p.name == name)
+    // Each is named after its file (a test holds them to it): only that
+    // one is parsed, not every profile (start-up parsed all three).
+    let file = crate::embedded::PROFILES.get_file(format!("{name}.toml"))?;
+    file.contents_utf8().and_then(|t| Profile::parse(t).ok()).filter(|p| p.name == name)
 }
 
 /// Every built-in profile.
