@@ -369,17 +369,21 @@ pub fn in_workflows(path: &Path) -> bool {
 
 /// `compose.yaml`, `docker-compose.yml`, `compose.override.yaml`, `docker-compose-gpu.yml`.
 fn compose(n: &Name<'_>) -> bool {
-    let stem = yaml_stem(n);
-    is_yaml(n)
-        && ["compose", "docker-compose"]
+    // The stem only for a YAML name: every file walked is asked.
+    is_yaml(n) && {
+        let stem = yaml_stem(n);
+        ["compose", "docker-compose"]
             .iter()
             .any(|c| stem == *c || stem.strip_prefix(c).is_some_and(|r| r.starts_with('.') || r.starts_with('-')))
+    }
 }
 
 /// `values.yaml`, `values-prod.yaml`, `values.gpu.yaml`.
 fn helm_values(n: &Name<'_>) -> bool {
-    let stem = yaml_stem(n);
-    is_yaml(n) && (stem == "values" || stem.starts_with("values-") || stem.starts_with("values."))
+    is_yaml(n) && {
+        let stem = yaml_stem(n);
+        stem == "values" || stem.starts_with("values-") || stem.starts_with("values.")
+    }
 }
 
 /// `Procfile`, `Procfile.dev` (as written: `procfile` is not one).
