@@ -23,6 +23,9 @@ pub struct EngineMatcher {
     image_tag: Option<regex::Regex>,
     /// The profile's image variants with their tag patterns compiled once.
     variants: Vec<(regex::Regex, usize)>,
+    /// Every name `is_known` or `is_renamed` answers yes for: one lookup
+    /// for the first word of every command of every script.
+    names: rustc_hash::FxHashSet<String>,
 }
 
 impl EngineMatcher {
@@ -48,7 +51,11 @@ impl EngineMatcher {
         let pins: Vec<String> =
             profile.images.names.iter().filter(|n| !n.is_empty()).map(|n| format!("{n}:")).collect();
         let image_needles = aho_corasick::AhoCorasick::new(&pins).ok();
-        EngineMatcher { profile: profile.clone(), extra, needles, image_needles, image_tag, variants }
+        let names = (extra.iter().cloned())
+            .chain(profile.commands.iter().map(|c| c.name.clone()))
+            .chain(profile.renamed.iter().map(|r| r.name.clone()))
+            .collect();
+        EngineMatcher { profile: profile.clone(), extra, needles, image_needles, image_tag, variants, names }
     }
 
     /// True when `text` names a command or image that runs the engine: only
@@ -186,6 +193,12 @@ impl EngineMatcher {
             (Some(_), Some(re)) => re.captures(tag)?.get(1).map(|m| m.as_str().to_string()),
             (Some(_), None) => None,
         }
+    }
+
+    /// True when `command` is one of the engine's commands or an old name
+    /// of one (`is_known || is_renamed`), by one lookup.
+    pub fn is_known_or_renamed(&self, command: &str) -> bool {
+        self.names.contains(command)
     }
 
     /// True when a word names one of the engine's commands (any kind).

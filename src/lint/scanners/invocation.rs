@@ -27,17 +27,19 @@ const KUBECTL: &str = "kubectl";
 
 /// True for a wrapper or container runtime: a command that may run the engine.
 fn runs_commands(word: &str) -> bool {
-    wrappers::find(word).is_some() || RUNTIMES.contains(&word) || word == KUBECTL
+    // One lookup: this runs for the first word of every command of every script.
+    static NAMES: std::sync::LazyLock<rustc_hash::FxHashSet<&'static str>> = std::sync::LazyLock::new(|| {
+        let wrappers = wrappers::WRAPPERS.iter().map(|g| g.name);
+        wrappers.chain(RUNTIMES.iter().copied()).chain([KUBECTL]).collect()
+    });
+    NAMES.contains(word)
 }
 
 /// True when a command (by basename) may run the engine: it names one of
 /// the engine's commands, a wrapper, a shell or a runtime.
 pub(crate) fn may_run_engine(command: &str, ctx: &ScanCtx<'_>) -> bool {
     let name = command_name(command);
-    ctx.commands.is_known(name)
-        || runs_commands(name)
-        || ctx.commands.is_renamed(name)
-        || (is_python(name) && ctx.commands.has_modules())
+    ctx.commands.is_known_or_renamed(name) || runs_commands(name) || (is_python(name) && ctx.commands.has_modules())
 }
 
 /// True for a shell (by basename): its `-c SCRIPT` is a script.
