@@ -61,3 +61,23 @@ fn a_history_state_naming_a_record_twice_is_refused() {
         assert!(took < Duration::from_secs(3), "took {took:?}");
     }
 }
+
+/// A catalogue of 25,000 flags in the project is refused, naming it.
+#[test]
+fn a_catalogue_far_larger_than_an_engines_is_refused() {
+    let mut text = String::from(
+        "schema = 1\n[source]\nengine = \"radiance\"\nrepo = \"r\"\ntag = \"v9.9.9\"\ncommit = \"c\"\nknobs_version = \"0.1.0\"\n",
+    );
+    for i in 0..25_000 {
+        let _ = write!(text, "[[flag]]\nname = \"--flag-{i}\"\nkind = \"int\"\nlocation = \"core/config.cpp:{i}\"\n");
+    }
+    let t = support::tree(&[
+        ("run.md", b"Run `radiance --prot 1`.\n" as &[u8]),
+        ("catalog/radiance/v9.9.9.toml", text.as_bytes()),
+        ("knobs.toml", PIN),
+    ]);
+    let r = support::knobs(t.path(), &["lint", "--tag", "v9.9.9"]);
+    assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
+    let err = r.stderr.replace('\n', " ");
+    assert!(err.contains("v9.9.9.toml") && err.contains("25000 flags"), "{}", r.stderr);
+}
