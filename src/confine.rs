@@ -4,6 +4,11 @@
 //! never through a symlink that leaves it, never from a FIFO or a device,
 //! and only when it is text. One check, used wherever such a file is read
 //! or written; paths the user names on the command line are not confined.
+//! Nothing in a git folder is project content, whoever names it: `.git/`,
+//! where a `.git` file's `gitdir:` points, `$GIT_DIR` (their common folder
+//! too) and any folder git would take for one. Its config may hold a token,
+//! so no path or symlink that leads there is read, printed or written
+//! ([`outside_git`]), the command line's included.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -35,7 +40,7 @@ pub fn inside(root: &Path, path: &Path) -> io::Result<()> {
     }
     let resolved = std::fs::canonicalize(existing)?;
     if resolved.starts_with(&root) && !rest.iter().any(|n| *n == "..") {
-        return Ok(());
+        return outside_git(path);
     }
     Err(io::Error::new(
         io::ErrorKind::PermissionDenied,
@@ -56,6 +61,7 @@ pub fn read_named(path: &Path, limit: u64) -> io::Result<String> {
 }
 
 fn read_text(path: &Path, limit: u64, any_kind: bool) -> io::Result<String> {
+    outside_git(path)?;
     let file = open(path, any_kind)?;
     if file.metadata()?.len() > limit {
         return Err(crate::bounded::too_large(limit));
@@ -67,6 +73,82 @@ fn read_text(path: &Path, limit: u64, any_kind: bool) -> io::Result<String> {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "it is not text (it holds control characters)"));
     }
     Ok(text)
+}
+
+/// Refuses `path` when it, or what its symlinks lead to, lies in a git
+/// folder: a component named `.git`, the folder a `.git` file above it
+/// points to, `$GIT_DIR`, the common folder of each, or a folder holding
+/// `HEAD`, `objects/` and `refs/` (a bare repository). A path that does
+/// not exist yet is judged by the folder above it.
+pub fn outside_git(path: &Path) -> io::Result<()> {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let resolved = resolve(&abs);
+    let refuse = |git: &Path| {
+        io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("it leads into the git folder {}, which is not project content", git.display()),
+        )
+    };
+    for p in [&abs, &resolved] {
+        if let Some(at) = p.ancestors().find(|a| a.file_name().is_some_and(|n| n == ".git")) {
+            return Err(refuse(at));
+        }
+    }
+    let mut gits: Vec<PathBuf> = Vec::new();
+    if let Some(dir) = std::env::var_os("GIT_DIR").filter(|d| !d.is_empty()) {
+        gits.push(PathBuf::from(dir));
+    }
+    for a in abs.ancestors().chain(resolved.ancestors()) {
+        if let Some(dir) = gitdir_file(&a.join(".git")) {
+            gits.push(a.join(dir));
+        }
+    }
+    for git in gits {
+        let Ok(git) = std::fs::canonicalize(&git) else { continue };
+        let common = gitdir_file(&git.join("commondir")).and_then(|c| std::fs::canonicalize(git.join(c)).ok());
+        for g in std::iter::once(git).chain(common) {
+            if resolved.starts_with(&g) {
+                return Err(refuse(&g));
+            }
+        }
+    }
+    let looks_like_git = |a: &Path| a.join("HEAD").is_file() && a.join("objects").is_dir() && a.join("refs").is_dir();
+    match resolved.ancestors().skip(1).find(|a| looks_like_git(a)) {
+        Some(git) => Err(refuse(git)),
+        None => Ok(()),
+    }
+}
+
+/// `path` with its symlinks resolved; the part that does not exist yet is
+/// kept as written.
+fn resolve(path: &Path) -> PathBuf {
+    let mut existing = path;
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(existing).is_err() {
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                existing = parent;
+            }
+            _ => break,
+        }
+    }
+    let mut out = std::fs::canonicalize(existing).unwrap_or_else(|_| existing.to_path_buf());
+    out.extend(rest.iter().rev());
+    out
+}
+
+/// The folder a small file of one path names: a `.git` file
+/// (`gitdir: PATH`) or a git folder's `commondir` (`PATH`).
+fn gitdir_file(file: &Path) -> Option<PathBuf> {
+    if !std::fs::symlink_metadata(file).ok()?.is_file() {
+        return None;
+    }
+    let bytes = crate::bounded::read(file, 4096).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    let line = text.lines().next()?.trim();
+    let dir = line.strip_prefix("gitdir:").map_or(line, str::trim);
+    (!dir.is_empty()).then(|| PathBuf::from(dir))
 }
 
 /// Text as a configuration file holds it: no control characters but tab,

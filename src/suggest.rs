@@ -47,38 +47,65 @@ pub fn most_similar(name: &str, candidates: impl IntoIterator<Item = String>, n:
 }
 
 /// The candidates at most `limit` edits from `name`, with their distance.
+/// Two cheap bounds come first, each computed for `name` once: lengths
+/// further apart than the limit, and characters one has that the other
+/// lacks ([`bag_within`]); only what passes both has its distance worked out.
 fn within<'a, 'c>(
     name: &'a str,
     candidates: impl IntoIterator<Item = &'c str> + 'a,
     limit: usize,
 ) -> impl Iterator<Item = (usize, &'c str)> + 'a {
     let len = name.chars().count();
+    let bag = Bag::of(name);
     candidates
         .into_iter()
         // Lengths further apart than the limit cannot be within it.
         .filter(move |c| c.len().abs_diff(name.len()) <= limit * 4 && c.chars().count().abs_diff(len) <= limit)
-        .filter(move |c| bag_distance(name, c) <= limit)
+        .filter(move |c| bag_within(bag.as_ref(), c, limit))
         .map(move |c| (strsim::damerau_levenshtein(name, c), c))
         .filter(move |(d, _)| *d <= limit)
 }
 
-/// A lower bound of the edit distance, cheap to compute: how many
-/// characters one string has that the other lacks (each insertion,
-/// deletion or substitution changes that by at most one; a transposition
-/// not at all).
-fn bag_distance(a: &str, b: &str) -> usize {
-    if !a.is_ascii() || !b.is_ascii() {
-        return 0;
+/// How many of each ASCII character a name holds (none for a name that is
+/// not ASCII: the bound is then not used).
+struct Bag {
+    counts: [u32; 128],
+    len: usize,
+}
+
+impl Bag {
+    fn of(s: &str) -> Option<Bag> {
+        if !s.is_ascii() {
+            return None;
+        }
+        let mut counts = [0u32; 128];
+        for c in s.bytes() {
+            counts[usize::from(c)] += 1;
+        }
+        Some(Bag { counts, len: s.len() })
     }
-    let mut counts = [0i32; 128];
-    for c in a.bytes() {
-        counts[usize::from(c)] += 1;
+}
+
+/// Whether the bag distance of the name counted in `bag` and `b` — a lower
+/// bound of the edit distance: how many characters one has that the other
+/// lacks (each insertion, deletion or substitution changes that by at most
+/// one; a transposition not at all) — is within `limit`.
+fn bag_within(bag: Option<&Bag>, b: &str, limit: usize) -> bool {
+    let Some(bag) = bag else { return true };
+    if !b.is_ascii() {
+        return true;
     }
+    // What the two share, as a multiset: the rest of each is what it has
+    // that the other lacks.
+    let (mut counts, mut shared) = (bag.counts, 0usize);
     for c in b.bytes() {
-        counts[usize::from(c)] -= 1;
+        let n = &mut counts[usize::from(c)];
+        if *n > 0 {
+            *n -= 1;
+            shared += 1;
+        }
     }
-    let (more, fewer) = counts.iter().fold((0, 0), |(m, f), &n| if n > 0 { (m + n, f) } else { (m, f - n) });
-    usize::try_from(more.max(fewer)).unwrap_or(0)
+    (bag.len - shared).max(b.len() - shared) <= limit
 }
 
 #[cfg(test)]
@@ -98,6 +125,42 @@ mod tests {
         assert_eq!(ranked("port", ["pork", "port", "pork", "fort", "sort-x"], 1), ["port", "fort", "pork"]);
         let tags = ["v1.2.0", "v1.2.1", "v2.0.0"].map(String::from);
         assert_eq!(most_similar("v1.2.2", tags, 2), ["v1.2.0", "v1.2.1"]);
+    }
+
+    /// Over 100,000 candidates made to pass the length bound (many of them
+    /// anagrams of the name), the prefilter keeps exactly what the full
+    /// distance keeps.
+    #[test]
+    fn the_prefilter_agrees_with_the_distance_over_many_candidates() {
+        let name = "--checkpoint-polcy";
+        let mut names: Vec<String> = Vec::new();
+        for i in 0..100_000u32 {
+            let mut b: Vec<u8> = name.bytes().collect();
+            let (x, y) = (2 + (i as usize * 7) % 16, 2 + (i as usize * 13) % 16);
+            b.swap(x, y);
+            b[2 + (i as usize % 16)] = b"abcdefghijklmnopqrstuvwxyz-"[(i / 16 % 27) as usize];
+            names.push(String::from_utf8(b).unwrap_or_default());
+        }
+        names.push("--checkpoint-policy".into());
+        for limit in 1..4 {
+            let mut want: Vec<(usize, &str)> = names
+                .iter()
+                .map(|n| (strsim::damerau_levenshtein(name, n), n.as_str()))
+                .filter(|(d, _)| *d <= limit)
+                .collect();
+            want.sort();
+            want.dedup();
+            let want: Vec<&str> = want.into_iter().map(|(_, n)| n).collect();
+            assert_eq!(ranked(name, names.iter().map(String::as_str), limit), want, "within {limit}");
+        }
+        let best = names
+            .iter()
+            .filter(|n| n.as_str() != name)
+            .map(|n| (strsim::damerau_levenshtein(name, n), n.as_str()))
+            .filter(|(d, _)| *d <= typo_limit(name))
+            .min()
+            .map(|(_, n)| n);
+        assert_eq!(suggest(name, names.iter().map(String::as_str)), best);
     }
 
     /// The cheap bounds drop only candidates the full distance would drop:

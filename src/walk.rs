@@ -116,6 +116,11 @@ pub fn walk_each(
     let mut roots = Vec::new();
     for p in paths {
         let abs = cwd.join(p);
+        // Nothing in a git folder is linted, whatever path or symlink names it.
+        if let Err(e) = crate::confine::outside_git(&abs) {
+            out.skipped.push(Skipped { path: p.clone(), reason: format!("cannot read: {e}") });
+            continue;
+        }
         match std::fs::metadata(&abs) {
             // A pipe or a device is not read (a pipe would wait for a writer).
             Ok(meta) if !meta.is_file() && !meta.is_dir() => {

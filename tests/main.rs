@@ -105,6 +105,12 @@ mod sync_failures;
 // Untrusted input: a fetched repository that costs memory or time out of
 // proportion, credentials in a URL, a hook path shell would run (issue 22).
 mod untrusted;
+// The git folder is not project content: no path or symlink leads knobs to
+// read, print or write there (issue 29).
+mod git_folder;
+// A catalogue folder that costs out of proportion to its size: a history's
+// state naming a record again and again, a catalogue of 100,000 flags (issue 29).
+mod amplification;
 
 // A radiance source that differs from the reconstruction (issue 21): the
 // overlay is a hint, the synced repository wins, the difference is shown.

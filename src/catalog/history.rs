@@ -44,6 +44,10 @@ pub const REMOVED_UNSAID: &str = "its message is not in a history of facts only 
 /// The history file's name inside an engine's catalogue folder.
 pub const FILE_NAME: &str = "history.json";
 
+/// The most records a history's tags may hold in all (each tag counting
+/// the records of its state): llama.cpp's 2,365 tags hold about 600,000.
+pub const MAX_TAG_RECORDS: usize = 8_000_000;
+
 /// Bumped whenever the history format changes meaning; newer ones are refused.
 pub const HISTORY_SCHEMA: u32 = 2;
 
@@ -208,7 +212,7 @@ impl History {
                 path,
                 text,
                 None,
-                format!("{} is not a valid history", path.display()),
+                format!("{} is not a valid history: {message}", path.display()),
                 &message,
             )))
         })?;
@@ -224,22 +228,53 @@ impl History {
         serde_json::from_str::<Head>(text).ok().map(|h| h.repo)
     }
 
-    /// Every index in range, so that nothing later indexes out of bounds.
+    /// Every index in range, so that nothing later indexes out of bounds;
+    /// no state naming a record twice (a state of one large record named a
+    /// million times built a million copies of it); no state larger than a
+    /// catalogue may be; and no more records across the tags than
+    /// [`MAX_TAG_RECORDS`] (what the runs of tags are worked out from).
     fn check(&self) -> Result<(), String> {
-        let (states, flags, metrics, env) =
-            (self.states.len(), self.flags.len(), self.metrics.len(), self.env_keys.len());
+        let states = self.states.len();
         for t in &self.tags {
             if t.state as usize >= states {
                 return Err(format!("tag {} points at state {}, of {states}", t.tag, t.state));
             }
         }
+        let mut seen = [vec![0usize; self.flags.len()], vec![0usize; self.metrics.len()], vec![0; self.env_keys.len()]];
         for (i, s) in self.states.iter().enumerate() {
-            let bad = s.flags.iter().any(|[r, ..]| *r as usize >= flags)
-                || s.metrics.iter().any(|[r, _]| *r as usize >= metrics)
-                || s.env_keys.iter().any(|[r, _]| *r as usize >= env);
-            if bad {
-                return Err(format!("state {i} names a record that is not there"));
+            let lists = [
+                ("flag", s.flags.iter().map(|[r, ..]| *r).collect::<Vec<u32>>()),
+                ("metric", s.metrics.iter().map(|[r, _]| *r).collect()),
+                ("env key", s.env_keys.iter().map(|[r, _]| *r).collect()),
+            ];
+            for ((what, ids), seen) in lists.iter().zip(&mut seen) {
+                let of = seen.len();
+                for r in ids {
+                    match seen.get_mut(*r as usize) {
+                        None => return Err(format!("state {i} names {what} record {r}, of {of}: it is not there")),
+                        Some(at) if *at == i + 1 => {
+                            return Err(format!("state {i} names {what} record {r} twice"));
+                        }
+                        Some(at) => *at = i + 1,
+                    }
+                }
+                if ids.len() > super::model::MAX_ENTRIES {
+                    return Err(format!(
+                        "state {i} names {} {what} records, more than the {} a catalogue may hold",
+                        ids.len(),
+                        super::model::MAX_ENTRIES
+                    ));
+                }
             }
+        }
+        let size = |s: &State| s.flags.len() + s.metrics.len() + s.env_keys.len();
+        let across: usize =
+            self.tags.iter().map(|t| self.states.get(t.state as usize).map_or(0, size)).fold(0, usize::saturating_add);
+        if across > MAX_TAG_RECORDS {
+            return Err(format!(
+                "its {} tags hold {across} records in all, more than the {MAX_TAG_RECORDS} knobs reads",
+                self.tags.len()
+            ));
         }
         Ok(())
     }

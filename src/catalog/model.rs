@@ -10,6 +10,11 @@ use serde::{Deserialize, Serialize};
 /// schema 3 the engine-wide env keys, `[[env_key]]`).
 pub const SCHEMA_VERSION: u32 = 3;
 
+/// The most flags, metrics or env keys one catalogue may hold. The largest
+/// engine's has about 600 flags; a catalogue in a pull request with 100,000
+/// made every did-you-mean slow, so one over this is refused, naming it.
+pub const MAX_ENTRIES: usize = 20_000;
+
 /// One catalogue file: a tagged build's flags and metrics, with provenance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

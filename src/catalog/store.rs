@@ -97,6 +97,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Catalog, StoreError> {
     }
     let invalid =
         |e: toml::de::Error| StoreError::File(Box::new(FileError::from_toml(path, text, "a valid catalogue", &e)));
+    let max = super::model::MAX_ENTRIES;
+    // Tables counted before they are built (a 100,000-flag file cost 300 MB
+    // to parse); an inline array of them is counted once parsed.
+    let tables = |header: &str| text.lines().filter(|l| l.trim_start().starts_with(header)).count();
+    let counts =
+        [("flags", tables("[[flag]]")), ("metrics", tables("[[metric]]")), ("env keys", tables("[[env_key]]"))];
+    if let Some((what, n)) = counts.into_iter().find(|(_, n)| *n > max) {
+        return Err(too_many(path, text, what, n));
+    }
     let head: Head = toml::from_str(text).map_err(invalid)?;
     if head.schema > SCHEMA_VERSION {
         let at = crate::diag::find_key(text, "schema");
@@ -111,7 +120,28 @@ pub fn parse(path: &Path, text: &str) -> Result<Catalog, StoreError> {
             .with_help("upgrade knobs, or sync the catalogue again with this one"),
         )));
     }
-    toml::from_str(text).map_err(invalid)
+    let catalog: Catalog = toml::from_str(text).map_err(invalid)?;
+    let counts =
+        [("flags", catalog.flags.len()), ("metrics", catalog.metrics.len()), ("env keys", catalog.env_keys.len())];
+    if let Some((what, n)) = counts.into_iter().find(|(_, n)| *n > max) {
+        return Err(too_many(path, text, what, n));
+    }
+    Ok(catalog)
+}
+
+/// The error for a catalogue holding `n` of `what`, over the most knobs reads.
+fn too_many(path: &Path, text: &str, what: &str, n: usize) -> StoreError {
+    let max = super::model::MAX_ENTRIES;
+    StoreError::File(Box::new(
+        FileError::new(
+            path,
+            text,
+            None,
+            format!("catalogue {} holds {n} {what}, more than the {max} knobs reads", path.display()),
+            &format!("the largest engine's catalogue holds about 600; knobs reads at most {max}"),
+        )
+        .with_help("a catalogue this large is not an engine's: sync it again from the engine's source"),
+    ))
 }
 
 fn is_catalogue(name: &str) -> bool {

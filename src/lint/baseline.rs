@@ -146,6 +146,8 @@ pub fn write(report: &Report, path: &Path, cwd: &Path) -> Result<usize, Baseline
     let file = BaselineFile { about: ABOUT.to_string(), findings };
     let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
     text.push('\n');
+    crate::confine::outside_git(path)
+        .map_err(|cause| BaselineError::Write(crate::fsutil::WriteError::Write { path: path.to_path_buf(), cause }))?;
     crate::fsutil::write_atomic(path, &text, crate::fsutil::Mode::LessUmask(0o666)).map_err(BaselineError::Write)?;
     Ok(n)
 }

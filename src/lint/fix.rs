@@ -117,6 +117,9 @@ pub fn apply(
 /// text linted was decoded, so a file that is not UTF-8 would lose its
 /// invalid bytes; a hard link or a symlink may be a file outside the tree.
 fn refusal(path: &Path) -> Option<String> {
+    if let Err(e) = crate::confine::outside_git(path) {
+        return Some(format!("is not project content: {e}"));
+    }
     let link = std::fs::symlink_metadata(path).ok()?;
     if link.file_type().is_symlink() {
         let project = crate::confine::project_root(path.parent().unwrap_or(Path::new(".")));
