@@ -199,6 +199,50 @@ fn a_hook_that_is_not_utf8_is_kept() {
     assert_eq!(std::fs::read(&hook).expect("restored"), mine);
 }
 
+/// A hook that is a dangling symlink is still the user's: kept as the
+/// backup (the link itself, its target unchanged), not chained (it cannot
+/// run), and never replaced without a copy; a dangling backup is a backup.
+#[test]
+fn a_dangling_symlink_hook_is_kept_not_replaced() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("r");
+    git_repo(&repo, &home);
+    let hooks = repo.join(".git/hooks");
+    std::fs::create_dir_all(&hooks).expect("hooks");
+    let hook = hooks.join("pre-commit");
+    std::os::unix::fs::symlink("../../tools/gone-hook", &hook).expect("link");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let backup = hooks.join("pre-commit.knobs-backup");
+    assert_eq!(
+        std::fs::read_link(&backup).expect("the link is kept as the backup"),
+        Path::new("../../tools/gone-hook")
+    );
+    assert!(r.stdout.contains("the hook that was there is kept as"), "{}", r.stdout);
+    assert!(!r.stdout.contains("runs first"), "a dangling link cannot run: {}", r.stdout);
+    // Installing again over a dangling backup keeps it.
+    std::fs::remove_file(&hook).expect("rm");
+    std::os::unix::fs::symlink("elsewhere", &hook).expect("link");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 2, "a second hook beside a backup is refused: {}", r.stdout);
+    assert!(r.stderr.contains("knobs will not overwrite a backup"), "{}", r.stderr);
+    assert_eq!(std::fs::read_link(&backup).expect("backup"), Path::new("../../tools/gone-hook"));
+    assert_eq!(std::fs::read_link(&hook).expect("hook"), Path::new("elsewhere"));
+    // Uninstalling puts the dangling link back where it was.
+    std::fs::remove_file(&hook).expect("rm");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install", "--force"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "uninstall"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_link(&hook).expect("restored"), Path::new("../../tools/gone-hook"));
+    assert!(!present(&backup), "the backup is back in place");
+}
+
+fn present(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
+}
+
 /// In a linked work tree (`.git` a file) the hook goes where git looks:
 /// the folder `git rev-parse --git-path hooks` names, the main repository's.
 #[test]

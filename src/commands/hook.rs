@@ -43,6 +43,11 @@ fn ours(bytes: &[u8]) -> bool {
     bytes.windows(MARKER.len()).any(|w| w == MARKER.as_bytes())
 }
 
+/// True when something is at `path`, a dangling link included.
+fn present(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
+}
+
 /// Writes the hook (atomically) and makes it executable before it is in place.
 fn write_hook(path: &Path, text: &str) -> Result<()> {
     crate::fsutil::write_atomic(path, text, crate::fsutil::Mode::LessUmask(0o755)).map_err(|e| miette::miette!("{e}"))
@@ -56,28 +61,35 @@ pub fn install(force: bool, io: &mut Run<'_>) -> Result<Outcome> {
     std::fs::create_dir_all(&dir).map_err(|e| miette!("cannot create {}: {e}", dir.display()))?;
     let backup = backup_of(&path);
     let mut chained = None;
-    // Read as bytes: a hook that is not UTF-8 is still a hook, and kept.
-    if let Ok(existing) = std::fs::read(&path) {
-        if !ours(&existing) {
-            if backup.exists() {
-                return Err(miette!(
-                    help = "remove or restore it, then run `knobs hook install` again",
-                    "{} exists and so does {}: knobs will not overwrite a backup",
-                    path.display(),
-                    backup.display()
-                ));
-            }
-            std::fs::rename(&path, &backup).map_err(|e| miette!("cannot back up {}: {e}", path.display()))?;
-            if !force {
-                chained = Some(backup.clone());
-            }
-        } else if backup.exists() && !force {
-            // Re-installing over our own hook keeps the chain it had.
+    // Read as bytes: a hook that is not UTF-8 is still a hook, and kept. A
+    // hook that cannot be read (a dangling link) is kept too, not chained:
+    // it cannot run.
+    let existing = std::fs::read(&path);
+    let kept_or_ours = match &existing {
+        Ok(bytes) if ours(bytes) => None,
+        Ok(_) => Some(!force),
+        Err(_) if present(&path) => Some(false),
+        Err(_) => None,
+    };
+    if let Some(chain) = kept_or_ours {
+        if present(&backup) {
+            return Err(miette!(
+                help = "remove or restore it, then run `knobs hook install` again",
+                "{} exists and so does {}: knobs will not overwrite a backup",
+                path.display(),
+                backup.display()
+            ));
+        }
+        std::fs::rename(&path, &backup).map_err(|e| miette!("cannot back up {}: {e}", path.display()))?;
+        if chain {
             chained = Some(backup.clone());
         }
+    } else if existing.is_ok() && backup.exists() && !force {
+        // Re-installing over our own hook keeps the chain it had.
+        chained = Some(backup.clone());
     }
     write_hook(&path, &script(chained.is_some()))?;
-    let mut what = match (&chained, backup.exists()) {
+    let mut what = match (&chained, present(&backup)) {
         (Some(b), _) => format!("; the hook that was there runs first (kept as {})", b.display()),
         (None, true) => format!("; the hook that was there is kept as {}", backup.display()),
         (None, false) => String::new(),
@@ -111,7 +123,7 @@ pub fn uninstall(io: &mut Run<'_>) -> Result<Outcome> {
             return Ok(Outcome::Clean);
         }
     }
-    if backup.exists() {
+    if present(&backup) {
         std::fs::rename(&backup, &path).map_err(|e| miette!("cannot restore {}: {e}", backup.display()))?;
         writeln!(io.out, "removed the knobs hook; restored the hook it had kept ({})", path.display())
             .map_err(super::OutputError)?;
