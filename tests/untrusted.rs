@@ -288,6 +288,42 @@ fn a_global_hooks_path_is_named_as_shared() {
     );
 }
 
+/// A repository's own `core.hooksPath` that leads out of the repository
+/// (`../hooks`, an absolute folder) is named as shared too: the hook lands
+/// where other repositories may run it. One inside the repository is not.
+#[test]
+fn a_local_hooks_path_outside_the_repository_is_named() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp.path().join("home");
+    let repo = tmp.path().join("r");
+    git_repo(&repo, &home);
+    let set = |value: &str| {
+        let ok = std::process::Command::new("git")
+            .args(["config", "core.hooksPath", value])
+            .current_dir(&repo)
+            .env("HOME", &home)
+            .status()
+            .expect("git config")
+            .success();
+        assert!(ok, "git config core.hooksPath {value}");
+    };
+    set("../team-hooks");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(tmp.path().join("team-hooks/pre-commit").is_file());
+    assert!(
+        r.stdout.contains("; core.hooksPath in this repository's git config points at")
+            && r.stdout.contains("team-hooks, outside the repository, so every repository that uses it runs this hook"),
+        "{}",
+        r.stdout
+    );
+    set(".githooks");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(repo.join(".githooks/pre-commit").is_file());
+    assert!(!r.stdout.contains("core.hooksPath"), "a folder inside the repository is its own: {}", r.stdout);
+}
+
 /// `git daemon` serving the bare repositories under `served`, on a free
 /// loopback port; killed when dropped.
 struct Daemon {

@@ -95,8 +95,9 @@ pub fn install(force: bool, io: &mut Run<'_>) -> Result<Outcome> {
         (None, false) => String::new(),
     };
     if let Some(config) = hooks.shared {
+        let outside = if hooks.outside { ", outside the repository" } else { "" };
         what.push_str(&format!(
-            "; core.hooksPath in {config} points at {}, so every repository that uses it runs this hook",
+            "; core.hooksPath in {config} points at {}{outside}, so every repository that uses it runs this hook",
             dir.display()
         ));
     }

@@ -123,17 +123,40 @@ impl Worktree {
         let config = self.repo.config().ok();
         let level = config.as_ref().and_then(|c| c.get_entry("core.hooksPath").ok()).map(|e| e.level());
         let configured = config.as_ref().and_then(|c| c.get_path("core.hooksPath").ok());
-        let shared = match level {
+        let beyond = match level {
             Some(git2::ConfigLevel::Global | git2::ConfigLevel::XDG) => Some("your global git config"),
             Some(git2::ConfigLevel::System | git2::ConfigLevel::ProgramData) => Some("the system's git config"),
             _ => None,
         };
-        match configured {
-            Some(p) if p.is_absolute() => HooksDir { path: p, shared },
-            Some(p) => HooksDir { path: self.root.join(p), shared },
-            None => HooksDir { path: self.repo.commondir().join("hooks"), shared: None },
+        let path = match configured {
+            Some(p) if p.is_absolute() => p,
+            Some(p) => self.root.join(p),
+            None => return HooksDir { path: self.repo.commondir().join("hooks"), shared: None, outside: false },
+        };
+        // The repository's own setting may still lead out of it (`../hooks`,
+        // an absolute folder): a folder other repositories may use too.
+        let within = |base: &std::path::Path| lexical(&path).starts_with(lexical(base));
+        let outside = beyond.is_none() && !within(&self.root) && !within(self.repo.commondir());
+        let shared = beyond.or(outside.then_some("this repository's git config"));
+        HooksDir { path, shared, outside }
+    }
+}
+
+/// A path with its `.` and `..` taken out by name (the folder may not exist
+/// yet, so it is not asked of the file system).
+fn lexical(path: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
         }
     }
+    out
 }
 
 /// Where git runs a repository's hooks from.
@@ -143,4 +166,6 @@ pub struct HooksDir {
     /// Set when `core.hooksPath` comes from a config beyond the repository
     /// (which one): the folder serves every repository that uses it.
     pub shared: Option<&'static str>,
+    /// Set when the repository's own `core.hooksPath` leads out of it.
+    pub outside: bool,
 }
