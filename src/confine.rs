@@ -27,17 +27,7 @@ pub fn project_root(dir: &Path) -> PathBuf {
 /// what follows must not climb with `..`.
 pub fn inside(root: &Path, path: &Path) -> io::Result<()> {
     let root = std::fs::canonicalize(root)?;
-    let mut existing = path;
-    let mut rest = Vec::new();
-    while std::fs::symlink_metadata(existing).is_err() {
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name);
-                existing = parent;
-            }
-            _ => break,
-        }
-    }
+    let (existing, rest) = nearest_existing(path);
     let resolved = std::fs::canonicalize(existing)?;
     if resolved.starts_with(&root) && !rest.iter().any(|n| *n == "..") {
         return outside_git(path);
@@ -119,9 +109,9 @@ pub fn outside_git(path: &Path) -> io::Result<()> {
     }
 }
 
-/// `path` with its symlinks resolved; the part that does not exist yet is
-/// kept as written.
-fn resolve(path: &Path) -> PathBuf {
+/// The nearest part of `path` that exists (a dangling link counts), and
+/// the names after it that do not, last first.
+fn nearest_existing(path: &Path) -> (&Path, Vec<&std::ffi::OsStr>) {
     let mut existing = path;
     let mut rest = Vec::new();
     while std::fs::symlink_metadata(existing).is_err() {
@@ -133,6 +123,13 @@ fn resolve(path: &Path) -> PathBuf {
             _ => break,
         }
     }
+    (existing, rest)
+}
+
+/// `path` with its symlinks resolved; the part that does not exist yet is
+/// kept as written.
+fn resolve(path: &Path) -> PathBuf {
+    let (existing, rest) = nearest_existing(path);
     let mut out = std::fs::canonicalize(existing).unwrap_or_else(|_| existing.to_path_buf());
     out.extend(rest.iter().rev());
     out

@@ -93,3 +93,21 @@ fn umask() -> u32 {
         .and_then(|v| u32::from_str_radix(&v, 8).ok())
         .unwrap_or(0o022)
 }
+
+/// A path with its `.` and `..` steps resolved by name (the file system is
+/// not asked: the path may not exist yet, and the paths compared are both
+/// built from one folder).
+pub(crate) fn normalized(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
+}

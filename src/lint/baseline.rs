@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::finding::{FileReport, Report};
-use super::settings::normalized;
+use crate::fsutil::normalized;
 
 /// Why a baseline cannot be read or written; the text names the file.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]

@@ -19,6 +19,7 @@ use crate::catalog::profile::Profile;
 use crate::catalog::tag::{compare_tags, same_tag};
 use crate::config::{Config, Located};
 use crate::diag::FileError;
+use crate::fsutil::normalized;
 
 /// Labels Prometheus or its service discovery add to every scraped series.
 pub const DEFAULT_TARGET_LABELS: &[&str] =
@@ -315,23 +316,6 @@ impl<'a> Settings<'a> {
             None => std::ptr::eq(self.catalog, catalog).then_some(&self.own_derived),
         }
     }
-}
-
-/// A path with its `.` and `..` steps resolved by name (the file system is
-/// not asked: the paths compared are both built from the working directory).
-pub(crate) fn normalized(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c.as_os_str()),
-        }
-    }
-    out
 }
 
 /// `[lint.severity]`, checked against the rules, pointing into knobs.toml.

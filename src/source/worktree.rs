@@ -135,28 +135,12 @@ impl Worktree {
         };
         // The repository's own setting may still lead out of it (`../hooks`,
         // an absolute folder): a folder other repositories may use too.
-        let within = |base: &std::path::Path| lexical(&path).starts_with(lexical(base));
+        use crate::fsutil::normalized;
+        let within = |base: &std::path::Path| normalized(&path).starts_with(normalized(base));
         let outside = beyond.is_none() && !within(&self.root) && !within(self.repo.commondir());
         let shared = beyond.or(outside.then_some("this repository's git config"));
         HooksDir { path, shared, outside }
     }
-}
-
-/// A path with its `.` and `..` taken out by name (the folder may not exist
-/// yet, so it is not asked of the file system).
-fn lexical(path: &std::path::Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Where git runs a repository's hooks from.
