@@ -317,6 +317,16 @@ fn a_local_hooks_path_outside_the_repository_is_named() {
         "{}",
         r.stdout
     );
+    // An absolute folder out of the repository, and one that climbs back in.
+    let abs = tmp.path().join("abs-hooks");
+    set(&abs.display().to_string());
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(abs.join("pre-commit").is_file() && r.stdout.contains(", outside the repository, so"), "{}", r.stdout);
+    set("../r/.hooks-in");
+    let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("core.hooksPath"), "`../r/…` leads back inside: {}", r.stdout);
     set(".githooks");
     let r = run(env!("CARGO_BIN_EXE_knobs"), &repo, &["hook", "install"], &home);
     assert_eq!(r.code, 0, "{}", r.stderr);
