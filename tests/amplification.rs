@@ -81,3 +81,127 @@ fn a_catalogue_far_larger_than_an_engines_is_refused() {
     let err = r.stderr.replace('\n', " ");
     assert!(err.contains("v9.9.9.toml") && err.contains("25000 flags"), "{}", r.stderr);
 }
+
+/// Runs the built binary in `cwd` within 1 GiB of address space, killed
+/// after 60 s (exit 124): a hang fails the test instead of stalling it.
+fn knobs_cut_off(cwd: &std::path::Path, args: &[&str]) -> support::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1048576 && exec timeout 60 \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_knobs"))
+        .args(args)
+        .current_dir(cwd)
+        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run knobs")
+        .into()
+}
+
+/// `(_ ((_)?)+)`, 16 bytes in `[[extract.query]]`, spun for ever inside
+/// tree-sitter's query compiler before any file was read; now it is exit 2
+/// naming the query's number in knobs.toml, and nothing is written.
+#[test]
+fn a_query_that_never_compiles_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::radiance_repo(tmp.path());
+    let toml = "[pin]\nengine = \"radiance\"\nrepo = \"fixtures/radiance.git\"\ntag = \"v1.8.1\"\n\
+                [[extract.query]]\nflags = \"(call_expression) @flag\"\n\
+                [[extract.query]]\nflags = \"(_ ((_)?)+) @flag\"\n";
+    std::fs::write(tmp.path().join("knobs.toml"), toml).expect("write");
+    let r = knobs_cut_off(tmp.path(), &["sync", "--out", "out"]);
+    assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        support::flat(&r.stderr).contains(
+            "[[extract.query]] number 2 in knobs.toml repeats with `+` or `*` a group that may match nothing; nothing was written"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(support::files_under(&tmp.path().join("out")).is_empty());
+}
+
+/// A vLLM-shaped repository (tag `v1`) of `files` (path, text) at `dir/v.git`.
+fn python_repo(dir: &std::path::Path, files: &[(&str, String)]) {
+    let src = dir.join("src");
+    for (path, text) in files {
+        let p = src.join(path);
+        std::fs::create_dir_all(p.parent().expect("folder")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    support::build_repo(&dir.join("v.git"), &[("v1", src)]);
+}
+
+const ENTRY: &str = "vllm/entrypoints/openai/cli_args.py";
+
+/// A list doubled through names (`X1 = X0 + X0`, …) and named as an
+/// option's choices: 11 names over 10,000 strings took 71 s and 1.9 GB.
+/// Now a settled list keeps at most 10,000 elements and settling one value
+/// a bounded number of steps: the choices are open (with the warning that
+/// says so), the sync succeeds within 1 GiB and 60 s.
+#[test]
+fn a_list_doubled_through_names_is_not_built() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut consts = format!("X0 = [{}]\n", (0..10_000).map(|i| format!("'s{i}'")).collect::<Vec<_>>().join(", "));
+    for i in 1..=11 {
+        let _ = writeln!(consts, "X{i} = X{} + X{}", i - 1, i - 1);
+    }
+    let entry =
+        "def make_arg_parser(parser):\n    parser.add_argument('--port', type=int, default=8000, help='Port.')\n    \
+                 parser.add_argument('--pick', type=str, choices=X11, help='Pick.')\n    return parser\n";
+    python_repo(tmp.path(), &[("vllm/consts.py", consts), (ENTRY, entry.to_string())]);
+    let r = knobs_cut_off(tmp.path(), &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("vllm/entrypoints/openai/cli_args.py:3: the choices of --pick are computed at run time (open)"),
+        "{}",
+        r.stderr
+    );
+    let written = std::fs::read_to_string(tmp.path().join("out/vllm/v1.toml")).expect("written");
+    assert!(written.contains("--pick") && written.len() < 10_000, "{} bytes", written.len());
+}
+
+/// A module of 400,001 tokens (`[0,0,0,…]`: parsing one of 4 MB took
+/// 850 MB) is passed over before it is parsed, with a warning naming it;
+/// the entry file is read.
+#[test]
+fn a_module_of_dense_literals_is_passed_over_by_name() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let entry =
+        "def make_arg_parser(parser):\n    parser.add_argument('--port', type=int, default=8000)\n    return parser\n";
+    let dense = format!("X = [{}]\n", "0,".repeat(200_000));
+    python_repo(tmp.path(), &[("vllm/gen/dense.py", dense), (ENTRY, entry.to_string())]);
+    let r = knobs_cut_off(tmp.path(), &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        support::flat(&r.stderr).contains(
+            "warning: 1 Python file was passed over: each holds more than 400000 tokens, or their syntax trees would \
+             pass the 8000000 nodes knobs keeps for one tag: vllm/gen/dense.py"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+/// An entry function found but declaring nothing (`run-batch` here) lost
+/// its scope with exit 0 and no word; now a warning names the scope, the
+/// function and the file.
+#[test]
+fn a_scope_that_declares_nothing_is_named() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let entry =
+        "def make_arg_parser(parser):\n    parser.add_argument('--port', type=int, default=8000)\n    return parser\n";
+    let batch = "def make_arg_parser(parser):\n    return parser\n";
+    python_repo(tmp.path(), &[(ENTRY, entry.to_string()), ("vllm/entrypoints/openai/run_batch.py", batch.to_string())]);
+    let r = knobs_cut_off(tmp.path(), &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.lines().any(|l| l
+            == "warning: scope run-batch: make_arg_parser in vllm/entrypoints/openai/run_batch.py declares no option \
+                at this tag; the scope has none in the catalogue"),
+        "{}",
+        r.stderr
+    );
+}

@@ -36,8 +36,21 @@ fn repository(args: &SyncArgs, cfg: &Config, io: &Run<'_>) -> Result<(String, Pa
 /// The user's queries, each checked where it is written.
 fn queries(cfg: &Config) -> Result<Vec<String>> {
     // The queries are text in knobs.toml; they are checked where they are used.
-    for q in &cfg.queries {
+    for (i, q) in cfg.queries.iter().enumerate() {
         if let Err(problem) = crate::extract::cpp::queries::check(&q.value) {
+            if problem.costly {
+                let n = i + 1;
+                return Err(cfg
+                    .error_at(
+                        q.span.clone(),
+                        format!("[[extract.query]] number {n} in knobs.toml {}; nothing was written", problem.message),
+                        "this query",
+                        Some(
+                            "a group that may match nothing cannot be repeated; keep queries short and shallow".into(),
+                        ),
+                    )
+                    .into());
+            }
             return Err(cfg
                 .error_at(
                     q.span.clone(),

@@ -22,6 +22,12 @@ pub enum ExtractError {
     )]
     #[error("no options found: no [[extract.entry]] function ({functions}) declares one at this tag")]
     NoOptions { functions: String },
+    #[diagnostic(
+        code(knobs::extract::values_too_costly),
+        help("the engine's Python builds values far larger than an argument parser's: check the repository and tag")
+    )]
+    #[error("settling the values the Python at this tag names took more than {steps} steps; nothing was written")]
+    ValuesTooCostly { steps: usize },
     #[error("the grammar could not be loaded: {0}")]
     Grammar(String),
     #[error("tree-sitter could not parse {path}")]

@@ -24,6 +24,7 @@ mod owner;
 mod parsed;
 mod preprocess;
 pub mod queries;
+mod query_budget;
 mod reader;
 pub mod roles;
 mod rows;

@@ -19,6 +19,7 @@ use tree_sitter::{Query, QueryCursor, QueryCursorOptions, StreamingIterator};
 use super::candidate::Candidate;
 use super::cst::{line, string_value, text};
 use super::parsed::Parsed;
+use super::query_budget;
 use super::roles::{kind_of_call_name, kind_of_ident};
 use crate::extract::ExtractError;
 
@@ -30,11 +31,31 @@ pub const CAPTURES: &[&str] = &["flag", "metavar", "default", "help", "alias", "
 pub struct QueryProblem {
     pub offset: usize,
     pub message: String,
+    /// Refused for what compiling it would cost (`message` then reads on
+    /// from "the query"), not for what it says.
+    pub costly: bool,
+}
+
+impl QueryProblem {
+    fn said(offset: usize, message: String) -> Self {
+        QueryProblem { offset, message, costly: false }
+    }
 }
 
 fn compile(source: &str) -> Result<Query, QueryProblem> {
-    let lang: tree_sitter::Language = tree_sitter_cpp::LANGUAGE.into();
-    let q = Query::new(&lang, source).map_err(|e| {
+    if let Some(why) = query_budget::shape_problem(source) {
+        return Err(QueryProblem { offset: 0, message: why, costly: true });
+    }
+    let text = source.to_string();
+    let built = query_budget::within(query_budget::COMPILE_BUDGET, move || {
+        let lang: tree_sitter::Language = tree_sitter_cpp::LANGUAGE.into();
+        Query::new(&lang, &text)
+    });
+    let Some(built) = built else {
+        let secs = query_budget::COMPILE_BUDGET.as_secs();
+        return Err(QueryProblem { offset: 0, message: format!("did not compile within {secs} s"), costly: true });
+    };
+    let q = built.map_err(|e| {
         use tree_sitter::QueryErrorKind as K;
         // tree-sitter 0.27 quotes the name it refuses; older releases did not.
         let name = e.message.trim().trim_matches('"');
@@ -46,17 +67,15 @@ fn compile(source: &str) -> Result<Query, QueryProblem> {
             K::Structure => format!("impossible pattern structure: {}", e.message),
             _ => format!("syntax error: {}", e.message.lines().next().unwrap_or("")),
         };
-        QueryProblem { offset: e.offset, message }
+        QueryProblem::said(e.offset, message)
     })?;
     if !q.capture_names().contains(&"flag") {
-        return Err(QueryProblem { offset: 0, message: "the query captures no `@flag`".into() });
+        return Err(QueryProblem::said(0, "the query captures no `@flag`".into()));
     }
     if let Some(bad) = q.capture_names().iter().find(|n| !n.starts_with('_') && !CAPTURES.contains(n)) {
         let offset = source.find(&format!("@{bad}")).unwrap_or(0);
-        return Err(QueryProblem {
-            offset,
-            message: format!("unknown capture `@{bad}`; use {} (or a name starting with `_`)", CAPTURES.join(", ")),
-        });
+        let message = format!("unknown capture `@{bad}`; use {} (or a name starting with `_`)", CAPTURES.join(", "));
+        return Err(QueryProblem::said(offset, message));
     }
     Ok(q)
 }
@@ -164,6 +183,20 @@ fn candidates_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `(_ ((_)?)+)`, 16 bytes, spun for ever inside tree-sitter's
+    /// `Query::new`; it is refused, with every other shape that repeats a
+    /// group that may match nothing, before it is compiled.
+    #[test]
+    fn a_query_that_never_compiles_is_refused_in_time() {
+        for q in ["(_ ((_)?)+)@flag", "(call_expression ((identifier)?)+)@flag"] {
+            let text = q.to_string();
+            let checked = query_budget::within(std::time::Duration::from_secs(20), move || check(&text));
+            let problem = checked.expect("checked within 20 s").expect_err("refused");
+            assert!(problem.costly, "{problem:?}");
+            assert_eq!(problem.message, "repeats with `+` or `*` a group that may match nothing");
+        }
+    }
 
     #[test]
     fn query_problems_have_offsets() {

@@ -19,6 +19,7 @@ mod env;
 mod kwargs;
 mod metrics;
 mod module;
+mod parse;
 mod parser_walk;
 mod reader;
 mod special;
@@ -35,7 +36,6 @@ use super::ExtractError;
 use module::Program;
 use parser_walk::{Names, Walker};
 pub use reader::PythonReader;
-use tree::PyFile;
 
 /// Every path a Python extraction reads (files or folders).
 pub fn paths(spec: &ExtractSpec) -> Vec<String> {
@@ -58,11 +58,15 @@ pub fn extract(
     spec: &ExtractSpec,
     prefixes: &[String],
 ) -> Result<Extracted, ExtractError> {
-    use rayon::prelude::*;
-    let parsed: Vec<PyFile> =
-        files.into_par_iter().map(|(p, t)| PyFile::parse(&p, t)).collect::<Result<_, ExtractError>>()?;
-    let program = Program::new(&parsed);
+    value::start_tag();
     let mut extracted = Extracted::default();
+    let named = |p: &str| {
+        spec.entries.iter().any(|e| e.file == p)
+            || spec.env.as_ref().is_some_and(|e| e.file == p)
+            || spec.metrics.iter().any(|m| p.starts_with(m.as_str()))
+    };
+    let parsed = parse::parse_within(files, &named, parse::MAX_NODES, &mut extracted.warnings)?;
+    let program = Program::new(&parsed);
     let names = Names {
         kwargs_functions: &spec.python.kwargs_functions,
         bool_actions: &spec.python.bool_actions,
@@ -87,6 +91,15 @@ pub fn extract(
         let mut walker = Walker::new(&program, &names);
         walker.function(file, func, None);
         extracted.warnings.append(&mut walker.warnings);
+        // A scope found but declaring nothing is lost from the catalogue:
+        // said, never a silent success.
+        if walker.flags.is_empty() {
+            let name = func.child_by_field_name("name").map(|n| parsed[file].text_of(n)).unwrap_or("?");
+            extracted.warnings.push(format!(
+                "scope {}: {name} in {} declares no option at this tag; the scope has none in the catalogue",
+                entry.scope, entry.file
+            ));
+        }
         for mut flag in walker.flags {
             match flags.get_mut(&flag.name) {
                 Some(old) => {
@@ -125,6 +138,11 @@ pub fn extract(
         }
     }
     extracted.metrics = metrics.into_values().collect();
+    // A value left unsettled for want of steps may be a missing choice, a
+    // wrong default: no catalogue rather than a wrong one.
+    if value::tag_over() {
+        return Err(ExtractError::ValuesTooCostly { steps: value::TAG_STEPS });
+    }
     // A function read for several scopes warns once.
     let mut seen = rustc_hash::FxHashSet::default();
     extracted.warnings.retain(|w| seen.insert(w.clone()));

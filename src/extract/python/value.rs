@@ -4,6 +4,8 @@
 //! whose parts are settled, `+` of strings or lists, `[m.value for m in E]`
 //! over an enum class. What depends on run time is `Unknown`.
 
+use std::cell::Cell;
+
 use rustc_hash::FxHashMap;
 use tree_sitter::Node;
 
@@ -80,6 +82,92 @@ impl<'a, 'p> Scope<'a, 'p> {
 
 const DEPTH: usize = 24;
 
+/// The most elements a settled list keeps: a longer one is `Unknown` (an
+/// open choice), not a million members (vLLM's longest is a few hundred).
+pub const MAX_ELEMENTS: usize = 10_000;
+/// The longest settled string, in bytes.
+pub const MAX_TEXT: usize = 256 * 1024;
+/// What settling one value may cost: a step per node read, per element
+/// copied and per 32 bytes of text built. `X1 = X0 + X0`, `X2 = X1 + X1`, …
+/// doubles at each name: 11 names over 10,000 strings took 71 s and 1.9 GB.
+pub const VALUE_STEPS: usize = 200_000;
+/// What settling every value of one tag may cost: past it a value is
+/// `Unknown`, and the extraction fails (the catalogue would be wrong).
+pub const TAG_STEPS: usize = 50_000_000;
+
+thread_local! {
+    /// Steps left for the value being settled.
+    static LEFT: Cell<usize> = const { Cell::new(VALUE_STEPS) };
+    /// Steps spent on this thread's tag so far.
+    static SPENT: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Starts a tag's count of steps.
+pub fn start_tag() {
+    SPENT.with(|s| s.set(0));
+}
+
+/// Whether settling this tag's values ran out of steps.
+pub fn tag_over() -> bool {
+    SPENT.with(Cell::get) > TAG_STEPS
+}
+
+/// Takes `n` steps; false when the value's or the tag's steps are spent.
+fn charge(n: usize) -> bool {
+    let spent = SPENT.with(|s| {
+        let v = s.get().saturating_add(n);
+        s.set(v);
+        v
+    });
+    LEFT.with(|l| match l.get().checked_sub(n) {
+        Some(left) if spent <= TAG_STEPS => {
+            l.set(left);
+            true
+        }
+        _ => {
+            l.set(0);
+            false
+        }
+    })
+}
+
+/// The steps a value costs to copy.
+fn size(v: &Val) -> usize {
+    match v {
+        Val::Str(s) | Val::Num(s) => 1 + s.len() / 32,
+        Val::List(l) => 1 + l.iter().map(size).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+/// A value copied if it is within the steps left, else `Unknown`.
+fn copied(v: &Val) -> Val {
+    if charge(size(v)) {
+        v.clone()
+    } else {
+        Val::Unknown
+    }
+}
+
+/// A string within the bounds, else `Unknown`.
+fn text(s: String) -> Val {
+    if s.len() <= MAX_TEXT && charge(s.len() / 32) {
+        Val::Str(s)
+    } else {
+        Val::Unknown
+    }
+}
+
+/// A list within the bounds (and every element settled or not), else
+/// `Unknown`.
+fn list(v: Vec<Val>) -> Val {
+    if v.len() <= MAX_ELEMENTS && charge(v.len()) {
+        Val::List(v)
+    } else {
+        Val::Unknown
+    }
+}
+
 /// Evaluates `n` of `file`; `scope` gives local bindings when `n` is in a
 /// function being read.
 pub fn eval_in<'p>(
@@ -89,7 +177,10 @@ pub fn eval_in<'p>(
     scope: Option<&Scope<'_, 'p>>,
     depth: usize,
 ) -> Val {
-    if depth > DEPTH {
+    if depth == 0 {
+        LEFT.with(|l| l.set(VALUE_STEPS));
+    }
+    if depth > DEPTH || !charge(1) {
         return Val::Unknown;
     }
     let f = &program.files[file];
@@ -105,24 +196,24 @@ pub fn eval_in<'p>(
                     "interpolation" => {
                         let Some(e) = c.child_by_field_name("expression") else { return Val::Unknown };
                         match again(e) {
-                            Val::Str(s) | Val::Num(s) => out.push_str(&s),
+                            Val::Str(s) | Val::Num(s) if out.len() + s.len() <= MAX_TEXT => out.push_str(&s),
                             _ => return Val::Unknown,
                         }
                     }
                     _ => {}
                 }
             }
-            Val::Str(out)
+            text(out)
         }
         "concatenated_string" => {
             let mut out = String::new();
             for c in children(n) {
                 match again(c) {
-                    Val::Str(s) => out.push_str(&s),
+                    Val::Str(s) if out.len() + s.len() <= MAX_TEXT => out.push_str(&s),
                     _ => return Val::Unknown,
                 }
             }
-            Val::Str(out)
+            text(out)
         }
         "integer" | "float" => Val::Num(f.text_of(n).replace('_', "")),
         "unary_operator" => match children(n).last().map(|c| again(*c)) {
@@ -133,17 +224,26 @@ pub fn eval_in<'p>(
         "true" => Val::Bool(true),
         "false" => Val::Bool(false),
         "none" => Val::None,
-        "list" | "tuple" | "set" => Val::List(children(n).into_iter().map(again).collect()),
+        "list" | "tuple" | "set" => {
+            let items = children(n);
+            if items.len() > MAX_ELEMENTS {
+                return Val::Unknown;
+            }
+            list(items.into_iter().map(again).collect())
+        }
         "binary_operator" => {
             let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
                 return Val::Unknown;
             };
             let op = n.child_by_field_name("operator").map(|o| f.text_of(o)).unwrap_or("");
-            match (op, again(l), again(r)) {
-                ("+", Val::Str(a), Val::Str(b)) => Val::Str(a + &b),
-                ("+", Val::List(mut a), Val::List(b)) => {
+            if op != "+" {
+                return Val::Unknown;
+            }
+            match (again(l), again(r)) {
+                (Val::Str(a), Val::Str(b)) if a.len() + b.len() <= MAX_TEXT => text(a + &b),
+                (Val::List(mut a), Val::List(b)) if a.len() + b.len() <= MAX_ELEMENTS => {
                     a.extend(b);
-                    Val::List(a)
+                    list(a)
                 }
                 _ => Val::Unknown,
             }
@@ -152,7 +252,7 @@ pub fn eval_in<'p>(
             let name = f.text_of(n);
             if let Some(s) = scope {
                 if let Some(v) = s.locals.get(name) {
-                    return v.clone();
+                    return copied(v);
                 }
                 if let Some(p) = s.pending.get(name) {
                     return eval_in(program, s.file, *p, None, depth + 1);
@@ -239,6 +339,7 @@ pub fn enum_values<'p>(program: &Program<'p>, file: usize, class: Node<'p>, dept
             if l.kind() == "identifier" && !f.text_of(l).starts_with('_') {
                 match eval_in(program, file, r, None, depth + 1) {
                     Val::Unknown => return None,
+                    _ if out.len() >= MAX_ELEMENTS => return None,
                     v => out.push(v),
                 }
             }
@@ -282,7 +383,9 @@ fn call<'p>(program: &Program<'p>, file: usize, n: Node<'p>, scope: Option<&Scop
         let Val::Str(s) = again(obj) else { return Val::Unknown };
         let strs: Vec<Option<String>> = args.positional.iter().map(|a| again(*a).as_str().map(String::from)).collect();
         return match (f.text_of(m), strs.as_slice()) {
-            ("replace", [Some(a), Some(b)]) => Val::Str(s.replace(a.as_str(), b)),
+            ("replace", [Some(a), Some(b)]) if b.len() <= a.len().max(1) || s.len() <= MAX_TEXT / b.len() => {
+                text(s.replace(a.as_str(), b))
+            }
             ("lower", []) => Val::Str(s.to_lowercase()),
             ("upper", []) => Val::Str(s.to_uppercase()),
             ("strip", []) => Val::Str(s.trim().to_string()),
