@@ -77,18 +77,9 @@ impl Input for Disk {
         // Read the length the file had when opened: bytes appended while it
         // is read are not linted, and a file that shrinks gives what is left.
         use std::io::Read;
-        let len = usize::try_from(meta.len()).unwrap_or(0);
-        let mut bytes = vec![0u8; len];
-        let mut got = 0;
-        while got < len {
-            match (&file).read(&mut bytes[got..]) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(format!("cannot read: {e}")),
-            }
-        }
-        bytes.truncate(got);
+        // Read into spare capacity: a buffer zeroed first would be written twice.
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        (&file).take(meta.len()).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
         decode(bytes, self.max_file_size)
     }
 

@@ -124,7 +124,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
                 skip -= 1;
                 continue;
             }
-            if t.starts_with('-') && t.parse::<f64>().is_err() && !t.contains('=') {
+            if t.starts_with('-') && !is_number(t) && !t.contains('=') {
                 skip = lookup(i, t).unwrap_or(0);
                 continue;
             }
@@ -146,7 +146,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
         if text == "--" && rules.positionals {
             break;
         }
-        if !text.starts_with('-') || text == "-" || text.parse::<f64>().is_ok() {
+        if !text.starts_with('-') || text == "-" || is_number(text) {
             // A bare word an engine without positionals refuses (a literal
             // one only: an expansion may be anything), or one past the
             // binary's positionals.
@@ -238,7 +238,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
                 }
                 break;
             };
-            let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && t.parse::<f64>().is_err());
+            let is_flag = next.text.as_deref().is_some_and(|t| t.starts_with('-') && !is_number(t));
             if is_flag && !rules.dash_values {
                 if k == 0 && !synopsis {
                     gap = next.text.as_deref().map(|t| Gap::Option(t.to_string()));
@@ -268,11 +268,20 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
     }
 }
 
+/// True when a word reads as a number (`-1`, `-0.5`, `-inf`): a value, not
+/// an option. Most words are options, refused at their first letter without
+/// running the float parser.
+pub(crate) fn is_number(t: &str) -> bool {
+    let b = t.as_bytes();
+    let digits = b.iter().position(|c| !matches!(c, b'+' | b'-')).map_or(b'+', |i| b[i]);
+    matches!(digits, b'0'..=b'9' | b'.' | b'i' | b'I' | b'n' | b'N') && t.parse::<f64>().is_ok()
+}
+
 /// The option of a dotted JSON key (`--compilation-config.mode` →
 /// `--compilation-config`), where the profile reads such keys: a `.` in the
 /// option's name, before any `=`.
 fn dotted_key(text: &str, rules: ArgvRules) -> Option<&str> {
-    if !rules.dotted || !text.starts_with('-') || text.parse::<f64>().is_ok() {
+    if !rules.dotted || !text.starts_with('-') || is_number(text) {
         return None;
     }
     let name = text.split('=').next().unwrap_or(text);
@@ -316,6 +325,43 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn is_number_agrees_with_the_float_parser() {
+        let words = [
+            "",
+            "-",
+            "--",
+            "-1",
+            "+1",
+            "--1",
+            "-0.5",
+            ".5",
+            "-.5",
+            "1e3",
+            "-1e-3",
+            "e3",
+            "-e3",
+            "-inf",
+            "-INF",
+            "+infinity",
+            "-nan",
+            "NaN",
+            "-n",
+            "-i",
+            "--port",
+            "-m",
+            "-O3",
+            "-1x",
+            "-9-",
+            "٣",
+            "-٣",
+            "+-1",
+        ];
+        for w in words {
+            assert_eq!(is_number(w), w.parse::<f64>().is_ok(), "{w:?}");
+        }
     }
 
     #[test]
