@@ -75,3 +75,25 @@ fn the_words_of_an_alternate_expansion_are_judged() {
         r.stderr
     );
 }
+
+/// A `\` with a space after it ends the command line where it stands: the
+/// options on the lines below never reach the engine (KNB022 names that
+/// line), and the comment's words are not read as arguments. A `\ ` inside
+/// a word (`a\ b`, a path with a space) or before more words is no
+/// continuation, and a last `\ ` with nothing below gives a lone space.
+#[test]
+fn a_backslash_before_a_space_or_a_comment_ends_the_command() {
+    let md = b"```sh\nradiance --port 8080 \\ # the public port\n  --max-num-seqs 4\n```\n\n```sh\nradiance --model /m/a\\ b --port 1 \\ \n\n  --kv-cache-gib lots\n```\n\n```sh\nradiance --port 2 \\\t\n```\n";
+    let t = tree(&[("run.md", md)]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "run.md:2:22: KNB022 this `\\` escapes the space after it, not the line end: the command ends here, and line 3 runs as a command of its own",
+            "run.md:7:35: KNB022 this `\\` escapes the space after it, not the line end: the command ends here, and line 9 runs as a command of its own",
+            "run.md:13:19: KNB022 this `\\` escapes the space after it: the engine is given a lone space as an argument",
+        ],
+        "{}",
+        r.stderr
+    );
+}
