@@ -273,3 +273,20 @@ fn a_pin_between_two_catalogues_is_judged_by_the_nearest_earlier() {
         r.stderr
     );
 }
+
+/// An entrypoint of `${X:+…}` lines (an image's options each behind a
+/// variable): each word is vLLM's argv, so an option the pinned build
+/// removed is found on its line, as it would be written plainly.
+#[test]
+fn removed_options_behind_alternate_expansions_are_found() {
+    let cat = support::fixtures().join("vllm/catalog");
+    let t = support::tree(&[(
+        "Dockerfile",
+        b"FROM vllm/vllm-openai:v0.20.1\nENTRYPOINT vllm serve m \\\n    ${EAGER:+--enforce-eager} \\\n    ${SWAP:+--swap-space \"$SWAP\"}\n",
+    )]);
+    let cat = cat.display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "Dockerfile"]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with("Dockerfile:4:13: KNB007") && lines[0].contains("`--swap-space`"), "{}", lines[0]);
+}

@@ -91,6 +91,14 @@ pub enum Ref {
         span: Span,
         binary: std::sync::Arc<Binary>,
     },
+    /// A `\` that escapes the space after it at the end of an engine's
+    /// command line (a comment or blanks follow), where a continuation was
+    /// meant: the command ends on that line. `next`: the line that then
+    /// runs as a command of its own, when one follows.
+    Broken {
+        span: Span,
+        next: Option<usize>,
+    },
 }
 
 /// What is wrong with an env line as written.

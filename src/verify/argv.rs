@@ -153,7 +153,7 @@ pub fn judge(cmd: &Cmdline, judge: &ArgvJudge<'_>, catalog: &Catalog, sem: &Sema
             Ref::Stray { word, .. } => (word.clone(), None),
             Ref::Env { key, .. } => (key.clone(), None),
             Ref::Metric { name, .. } => (name.clone(), None),
-            Ref::EnvLine { .. } => continue,
+            Ref::EnvLine { .. } | Ref::Broken { .. } => continue,
             Ref::Program { binary, .. } => (binary.command.clone(), None),
         };
         let problems = j

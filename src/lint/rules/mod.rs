@@ -4,6 +4,7 @@
 //! text `knobs explain CODE` shows.
 
 mod bad_value;
+mod broken_continuation;
 mod ctx;
 mod dropped_false;
 mod env_key_case;
@@ -112,6 +113,7 @@ pub static RULES: &[&Rule] = &[
     &env_key_case::RULE,
     &renamed_binary::RULE,
     &dropped_false::RULE,
+    &broken_continuation::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.

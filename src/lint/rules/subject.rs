@@ -37,7 +37,8 @@ impl<'r, 'c> Subject<'r, 'c> {
                 s.env_key = env_key(ctx.catalog, key);
             }
             Ref::Metric { name, pattern: false, .. } => s.metric = find_metric(ctx.catalog, name),
-            Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } => {}
+            Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } | Ref::Broken { .. } => {
+            }
         }
         if let Some((flag, value, _)) = s.setting() {
             s.verdict = judge(flag, value);
@@ -75,6 +76,7 @@ impl<'r, 'c> Subject<'r, 'c> {
                 }
             },
             (Ref::Program { binary, .. }, _) => format!("`{}`", binary.command),
+            (Ref::Broken { .. }, _) => "`\\`".to_string(),
         }
     }
 }

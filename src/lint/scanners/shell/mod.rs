@@ -87,9 +87,19 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
                 out.refs.push(Ref::Program { span: span(p.word.start, p.word.end), binary: b.clone() });
             }
         }
+        // A `\ ` meant as a continuation ends the argv where it stands.
+        let end = match broken_continuation(src, &parts[start..]) {
+            Some((k, next)) => {
+                let p = &parts[start + k];
+                let at = span(p.word.start, p.word.end);
+                out.refs.push(Ref::Broken { span: at, next: next.map(|n| at.line + n) });
+                start + k
+            }
+            None => parts.len(),
+        };
         // Literal words and array expansions, each segment paired on its own.
         let mut segment: Vec<Word<'_>> = Vec::new();
-        for p in &parts[start..] {
+        for p in &parts[start..end] {
             let array = p.array.clone().or_else(|| s.positional_array(p, command));
             if let Some(name) = array {
                 // The array may give the last flag its value.
@@ -139,6 +149,26 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
             }
         }
     }
+}
+
+/// The first word of an argv that is a `\` escaping a space with only a
+/// comment or blanks after it on its line (`--port 1 \ # note`): its
+/// index, and how many lines on the next non-blank line is, if one follows.
+fn broken_continuation(src: &str, parts: &[crate::lint::scanners::words::Part<'_>]) -> Option<(usize, Option<usize>)> {
+    let k = parts.iter().position(|p| {
+        let raw = src.get(p.word.start..p.word.end).unwrap_or("");
+        raw.starts_with("\\ ") || raw.starts_with("\\\t")
+    })?;
+    let from = parts[k].word.start + 2;
+    let rest = src.get(from..).unwrap_or("");
+    let (line, after) = rest.split_once('\n').unwrap_or((rest, ""));
+    let line = line.trim();
+    if !(line.is_empty() || line.starts_with('#')) {
+        return None;
+    }
+    let next = after.lines().take_while(|l| l.trim().is_empty()).count();
+    let follows = after.lines().nth(next).is_some();
+    Some((k, follows.then_some(next + 1)))
 }
 
 /// The values of env keys a serve script splits into the engine's argv

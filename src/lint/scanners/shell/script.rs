@@ -136,6 +136,12 @@ impl<'s, 'c> Script<'s, 'c> {
     /// options (`X="--a 1 --b"`).
     pub fn split(&self, p: &Part<'_>) -> Split<'s> {
         let raw = self.raw(p);
+        // `${EAGER:+--enforce-eager}`, `${REV:+--revision "$REV"}`: whenever
+        // the variable is set, the argv holds the alternate's words.
+        if let Some(alt) = alternate(raw) {
+            let at = p.word.start + alt.start..p.word.start + alt.end;
+            return self.value_words(at).map_or(Split::No, Split::InPlace);
+        }
         let Some((name, None)) = expansion(raw).filter(|_| raw.starts_with('$')) else { return Split::No };
         let values = self.vars.get(name).map_or(&[][..], Vec::as_slice);
         let split: Vec<Vec<Word<'s>>> = values.iter().filter_map(|v| self.value_words(v.clone())).collect();
@@ -241,6 +247,38 @@ fn default_span(text: &str) -> Option<Range<usize>> {
     let op = [":-", ":=", "-", "="].iter().find(|o| inner[end..].starts_with(**o))?;
     let start = 2 + end + op.len();
     (!inner.contains('{')).then_some(start..text.len() - 1)
+}
+
+/// In `${X:+words}` (or `${X+words}`) read whole, where the words are: what
+/// the argv gets when `X` is set. A double-quoted one is one word, so only
+/// one without white space is read.
+fn alternate(raw: &str) -> Option<Range<usize>> {
+    let quoted = raw.len() >= 2 && raw.starts_with('"') && raw.ends_with('"');
+    let lead = usize::from(quoted);
+    let t = &raw[lead..raw.len() - lead];
+    let inner = t.strip_prefix("${")?.strip_suffix('}')?;
+    let end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let first = inner.chars().next()?;
+    if end == 0 || !(first.is_ascii_alphabetic() || first == '_') {
+        return None;
+    }
+    let op = [":+", "+"].iter().find(|o| inner[end..].starts_with(**o))?;
+    let start = lead + 2 + end + op.len();
+    let words = raw.get(start..raw.len() - lead - 1)?;
+    // The braces inside must pair, so the last `}` is the one that closes.
+    let mut depth = 0i32;
+    for c in words.bytes() {
+        depth += match c {
+            b'{' => 1,
+            b'}' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return None;
+        }
+    }
+    let spaced = words.contains(char::is_whitespace);
+    (depth == 0 && !words.is_empty() && !(quoted && spaced)).then_some(start..start + words.len())
 }
 
 /// True when a `${…}` in `text` holds white space.
