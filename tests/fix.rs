@@ -48,3 +48,28 @@ fn a_fix_through_a_symlink_rewrites_its_target_and_keeps_the_link() {
         "Watch `vllm:time_to_first_token_seconds_bucket`.\n"
     );
 }
+
+/// A flag of another build named alone in prose is a mention (an upgrade
+/// note names the old flag beside the new on purpose): no finding, and
+/// `--fix` leaves the sentence as written. Given a value in prose it is an
+/// instruction, reported, but prose is never rewritten; in a shell block
+/// the renamed flag is rewritten as before.
+#[test]
+fn prose_naming_an_old_flag_is_not_rewritten() {
+    let md = "In v1.8.1 `--prefill-chunk` became `--busy-prefill-chunk`.\n\nThen set `--prefill-chunk 512`.\n\n```sh\nradiance --prefill-chunk 512\n```\n";
+    let t = tree(&[("run.md", md.as_bytes())]);
+    let r = run_in(t.path(), &["lint", "--format", "short"]);
+    assert_eq!(
+        short(&r.stdout),
+        [
+            "run.md:3:11: KNB007 `--prefill-chunk` is not a flag of radiance v1.8.1",
+            "run.md:6:10: KNB007 [*] `--prefill-chunk` is not a flag of radiance v1.8.1",
+        ],
+        "{}",
+        r.stderr
+    );
+    let r = run_in(t.path(), &["lint", "--fix"]);
+    assert_eq!((r.code, r.stderr.as_str()), (1, "fixed 1 finding\n"));
+    let fixed = md.replace("radiance --prefill-chunk 512", "radiance --busy-prefill-chunk 512");
+    assert_eq!(std::fs::read_to_string(t.path().join("run.md")).expect("read"), fixed);
+}

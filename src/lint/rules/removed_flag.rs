@@ -38,6 +38,10 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         // A removed option named in prose (its own help row, a changelog)
         // is not a use of it.
         Ref::Flag { site: FlagSite::Loose, .. } if s.flag.is_some_and(|f| f.removed.is_some()) => return,
+        // Nor is a flag of another build named alone (an upgrade note lists
+        // the old name beside the new by design); given a value, it is an
+        // instruction, and judged.
+        Ref::Flag { site: FlagSite::Loose, value: None, .. } => return,
         // A flag the pinned build has and still takes: nothing to say.
         Ref::Flag { .. } if s.flag.is_some_and(|f| f.removed.is_none()) => return,
         Ref::Flag { name, span, .. } => (name.clone(), *span, format!("`{name}`")),
@@ -91,8 +95,9 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     }
     // A renamed flag written in argv has one right rewrite; an env key's
     // new name depends on the serve script, so it is not rewritten.
+    // Prose is never rewritten: the sentence may name the old flag on purpose.
     let fix = match r {
-        Ref::Flag { .. } => renamed,
+        Ref::Flag { site, .. } if *site != FlagSite::Loose => renamed,
         _ => None,
     };
     out.push(Violation {
