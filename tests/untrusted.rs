@@ -1018,3 +1018,54 @@ fn verify_shows_a_hostile_argv_in_pictures() {
         }
     }
 }
+
+// ---- The sync path: the old history, the remote's tags, its pack ----
+
+/// Runs the built binary in `cwd` within 1 GiB of address space, killed
+/// after `secs` seconds (exit 137): an attack fails the test, not the machine.
+fn knobs_bounded(cwd: &Path, args: &[&str], secs: u32) -> support::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v 1048576 && exec timeout -s KILL {secs} \"$@\""))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_knobs"))
+        .args(args)
+        .current_dir(cwd)
+        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run knobs")
+        .into()
+}
+
+/// The history fixture's first tag, as a repository at `<dir>/history.git`.
+fn history_repo(dir: &Path) {
+    let fixture = support::fixtures().join("history/v1.0.0");
+    support::build_repo(&dir.join("history.git"), &[("v1.0.0", fixture)]);
+}
+
+/// The history a sync extends comes with the tree: a FIFO there is refused
+/// at once (sync waited for a writer), a link to `/dev/zero` is refused
+/// unread (it was read until memory ran out), and so is a folder; each
+/// names the file, and nothing is written.
+#[test]
+fn an_old_history_that_is_a_fifo_or_a_device_is_refused() {
+    for (case, reason) in
+        [("fifo", "it is a FIFO, not a regular file"), ("zero", "it is a device"), ("folder", "it is a folder")]
+    {
+        let t = tempfile::tempdir().expect("tempdir");
+        history_repo(t.path());
+        let file = t.path().join("out/radiance/history.json");
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        match case {
+            "fifo" => mkfifo(&file),
+            "zero" => symlink(Path::new("/dev/zero"), &file),
+            _ => std::fs::create_dir(&file).expect("mkdir"),
+        }
+        let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--all-tags", "--out", "out"], 20);
+        assert_eq!(r.code, 2, "{case}: {}", r.stderr);
+        let err = flat(&r.stderr);
+        assert!(err.contains("cannot read") && err.contains("history.json") && err.contains(reason), "{case}: {err}");
+        assert_eq!(files_under(&t.path().join("out")), Vec::<String>::new(), "{case}");
+    }
+}

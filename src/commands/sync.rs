@@ -201,6 +201,20 @@ fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<c
     Ok(chosen)
 }
 
+/// The history already at `path`, as `lint` reads one: a regular file (a
+/// FIFO is refused without waiting for a writer, a device or a folder is
+/// refused), at most [`bounded::CONFIG`](crate::bounded::CONFIG) bytes,
+/// UTF-8. It comes with the tree, so `/dev/zero` must not be read to the end.
+fn old_history(path: &std::path::Path) -> std::io::Result<String> {
+    let limit = crate::bounded::CONFIG;
+    let file = crate::bounded::open(path, false)?;
+    if file.metadata()?.len() > limit {
+        return Err(crate::bounded::too_large(limit));
+    }
+    let bytes = crate::bounded::read_from(file, limit)?;
+    String::from_utf8(bytes).map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
+
 /// `--all-tags` / `--tags PATTERN`: builds or extends the history.
 fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     let (repo, base) = repository(args, cfg, io)?;
@@ -211,13 +225,13 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path).display().to_string();
     let tags = selected(args, &repo, &base)?;
     // A history that cannot be read is rebuilt, and said so.
-    let (before, previous, unreadable) = match std::fs::read_to_string(&path) {
+    let (before, previous, unreadable) = match old_history(&path) {
         Ok(text) => match History::parse(&path, &text) {
             Ok(h) => (Some(text), Some(h), None),
             Err(e) => (Some(text), None, Some(e.to_string())),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None, None),
-        Err(e) => return Err(miette!("cannot read {}: {e}", path.display())),
+        Err(e) => return Err(miette!("cannot read {}: {e}", crate::pictures::visible(&path.display().to_string()))),
     };
     // From a remote, only the chosen tags the history does not hold at the
     // same commit are fetched (each at depth 1); a history that will be
