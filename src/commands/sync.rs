@@ -240,8 +240,10 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
     let extendable = previous.as_ref().filter(|h| {
         crate::extract::history::incompatible_with(h, &profile, &queries, &origin, args.facts_only).is_none()
     });
+    let positions = extendable.map(History::positions).unwrap_or_default();
     let held = |t: &crate::source::TagRef| {
-        extendable.is_some_and(|h| h.index(&t.name).and_then(|i| h.tags.get(i)).is_some_and(|e| e.commit == t.commit))
+        let entry = positions.get(t.name.trim_start_matches('v')).and_then(|i| extendable?.tags.get(*i));
+        entry.is_some_and(|e| e.commit == t.commit)
     };
     let wanted: Vec<String> = tags.iter().filter(|t| args.refresh || !held(t)).map(|t| t.name.clone()).collect();
     let tagged = TaggedRepo::open(&repo, &base, &cache_root(), args.refresh, &wanted)?;
