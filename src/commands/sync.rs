@@ -166,15 +166,19 @@ fn how(o: Origin) -> &'static str {
 
 /// The tags `--all-tags` or `--tags PATTERN` names, oldest first; none is
 /// an error naming the nearest tags.
-fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<crate::source::TagRef>> {
+/// The names a repository lists that git refuses, passed over.
+type Refused = Vec<String>;
+
+fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<(Vec<crate::source::TagRef>, Refused)> {
     let pattern = match &args.tags {
         Some(p) => Some(TagPattern::parse(p).map_err(|e| miette!("{e}"))?),
         None => None,
     };
     // A remote's tags come from its ref list: nothing is fetched to choose.
     let listed = crate::source::list_tags(repo, base)?;
+    let refused = listed.invalid;
     let mut all: Vec<crate::source::TagRef> =
-        listed.into_iter().map(|t| crate::source::TagRef { name: t.name, commit: t.commit }).collect();
+        listed.tags.into_iter().map(|t| crate::source::TagRef { name: t.name, commit: t.commit }).collect();
     all.sort_by(|a, b| compare_tags(&a.name, &b.name));
     let names: Vec<String> = all.iter().map(|t| t.name.clone()).collect();
     let shown = crate::pictures::visible(&crate::source::redact(repo)).into_owned();
@@ -182,7 +186,7 @@ fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<c
         if all.is_empty() {
             return Err(miette!("`{shown}` has no tags to build a history from"));
         }
-        return Ok(all);
+        return Ok((all, refused));
     };
     let chosen: Vec<_> = all.into_iter().filter(|t| pattern.matches(&t.name)).collect();
     if chosen.is_empty() {
@@ -198,7 +202,29 @@ fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<c
             )
         });
     }
-    Ok(chosen)
+    Ok((chosen, refused))
+}
+
+/// The warning for the tag names a repository lists that git refuses: the
+/// count, and the first ten in pictures, each cut at 100 characters.
+fn refused_warning(repo: &str, refused: &[String]) -> String {
+    let shown: Vec<String> = refused
+        .iter()
+        .take(10)
+        .map(|n| {
+            let cut: String = n.chars().take(100).collect();
+            let more = if cut.len() < n.len() { "…" } else { "" };
+            format!("`{}{more}`", crate::pictures::visible(&cut))
+        })
+        .collect();
+    let more = if refused.len() > 10 { format!(" and {} more", refused.len() - 10) } else { String::new() };
+    let what = if refused.len() == 1 { "1 tag whose name" } else { "tags whose names" };
+    let count = if refused.len() == 1 { String::new() } else { format!("{} ", refused.len()) };
+    format!(
+        "`{}` lists {count}{what} git refuses as a reference name; passed over: {}{more}",
+        crate::pictures::visible(&crate::source::redact(repo)),
+        shown.join(", ")
+    )
 }
 
 /// The history already at `path`, as `lint` reads one: a regular file (a
@@ -223,7 +249,10 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
     let queries = queries(cfg)?;
     let path = destination(args, cfg, io, &engine, history::FILE_NAME)?;
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path).display().to_string();
-    let tags = selected(args, &repo, &base)?;
+    let (tags, refused) = selected(args, &repo, &base)?;
+    if !refused.is_empty() && io.verbosity >= 0 {
+        writeln!(io.err, "warning: {}", refused_warning(&repo, &refused)).map_err(super::OutputError)?;
+    }
     // A history that cannot be read is rebuilt, and said so.
     let (before, previous, unreadable) = match old_history(&path) {
         Ok(text) => match History::parse(&path, &text) {
