@@ -90,3 +90,35 @@ pub(super) fn transfer(received: u64, declared: u64) -> Result<(), Reached> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counted, not timed: each ceiling is reached one past its value, and
+    /// says which it is.
+    #[test]
+    fn each_ceiling_is_reached_one_past_it_and_named() {
+        assert_eq!(transfer(MAX_RECEIVED, MAX_OBJECTS), Ok(()));
+        let endless = transfer(MAX_RECEIVED + 1, 10).expect_err("received");
+        assert_eq!(
+            endless.to_string(),
+            "the fetch was stopped after 536870913 bytes received, over the 512 MiB knobs takes"
+        );
+        assert_eq!(transfer(10, MAX_OBJECTS + 1), Err(Reached::Objects(MAX_OBJECTS + 1)));
+        let mut tally = Tally::default();
+        assert_eq!(tally.object(MAX_OBJECT, MAX_OBJECT), Ok(()));
+        assert_eq!(tally.object(MAX_OBJECT + 1, 1), Err(Reached::Object(MAX_OBJECT + 1)));
+        let mut tally = Tally::default();
+        assert_eq!(tally.object(1, MAX_INFLATED), Ok(()));
+        let over = tally.object(1, 1).expect_err("inflated");
+        assert_eq!(
+            over.to_string(),
+            "the pack would inflate to at least 2147483649 bytes to be indexed (its deltas rebuild their chains), over the 2048 MiB knobs takes"
+        );
+        assert_eq!(
+            Reached::Objects(1_000_001).to_string(),
+            "the pack holds 1000001 objects, over the 1000000 knobs takes"
+        );
+    }
+}
