@@ -326,7 +326,7 @@ fn fetch_now(
     let mut guard = super::guard::PackGuard::new(path);
     callbacks.transfer_progress(move |p| {
         let judged = super::ceiling::transfer(p.received_bytes() as u64, p.total_objects() as u64)
-            .and_then(|()| guard.judge(p.received_objects()));
+            .and_then(|()| guard.judge(p.received_objects(), p.total_objects()));
         if let Err(r) = judged {
             if let Ok(mut stop) = stop.lock() {
                 *stop = Some(r);

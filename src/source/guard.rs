@@ -63,18 +63,19 @@ impl PackGuard {
     }
 
     /// Reads the entries up to the `received`th (libgit2 has taken them
-    /// whole), then the header of the one after.
-    pub(super) fn judge(&mut self, received: usize) -> Result<(), Reached> {
+    /// whole), then the header of the one after, when the pack declares
+    /// one more (`total`); after the last comes the pack's checksum.
+    pub(super) fn judge(&mut self, received: usize, total: usize) -> Result<(), Reached> {
         if self.file.is_none() {
             self.file = self.find();
         }
         let Some(mut file) = self.file.take() else { return Ok(()) };
-        let judged = self.judge_in(&mut file, received);
+        let judged = self.judge_in(&mut file, received, total);
         self.file = Some(file);
         judged
     }
 
-    fn judge_in(&mut self, file: &mut File, received: usize) -> Result<(), Reached> {
+    fn judge_in(&mut self, file: &mut File, received: usize, total: usize) -> Result<(), Reached> {
         while self.read < received {
             let Ok(Some(h)) = header(file, self.next) else { return Ok(()) };
             let start = self.next;
@@ -100,6 +101,9 @@ impl PackGuard {
             self.read += 1;
         }
         // The entry being read: its declared size, before it is inflated.
+        if self.read >= total {
+            return Ok(());
+        }
         if let Ok(Some(h)) = header(file, self.next) {
             if h.size > MAX_OBJECT {
                 return Err(Reached::Object(h.size));
