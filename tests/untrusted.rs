@@ -1226,3 +1226,45 @@ fn a_pack_declaring_billions_of_objects_is_refused_at_its_header() {
     assert!(err.contains("the pack declares more than the 1000000 objects knobs takes"), "{err}");
     assert_eq!(cache, Vec::<String>::new());
 }
+
+/// A 1 KiB file stored as a delta of a 70 MiB base declares 1 KiB in its
+/// header, and reading it inflates the base. A `file://` copy follows its
+/// chain in the source's pack first: the tag is refused by the ceiling of
+/// one object, naming the cost, and nothing is added to the cache.
+#[test]
+fn a_small_file_delta_of_a_huge_base_is_judged_by_its_chain() {
+    use support::hostile_pack::{blob_entry, delta_entry, pack};
+    let t = tempfile::tempdir().expect("tempdir");
+    history_repo(t.path());
+    let dir = t.path().join("history.git");
+    let base = blob_entry(70 << 20);
+    let bytes = pack(&[base.clone(), delta_entry(base.len() as u64, 70 << 20, 1024)]);
+    let mut index = std::process::Command::new("git")
+        .args(["index-pack", "--stdin"])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("git index-pack");
+    std::io::Write::write_all(&mut index.stdin.take().expect("stdin"), &bytes).expect("pack");
+    assert!(index.wait().expect("index-pack").success());
+    let git = Repository::open(&dir).expect("open");
+    let small = git2::Oid::hash_object(git2::ObjectType::Blob, &[0u8; 1024]).expect("id");
+    let v1 = git.revparse_single("v1.0.0^{commit}").expect("v1").peel_to_commit().expect("commit");
+    let mut tree = git.treebuilder(Some(&v1.tree().expect("tree"))).expect("tb");
+    tree.insert("small.bin", small, 0o100644).expect("insert");
+    let tree = git.find_tree(tree.write().expect("write")).expect("tree");
+    let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_000, 0)).expect("sig");
+    let id = git.commit(None, &sig, &sig, "small", &tree, &[&v1]).expect("commit");
+    git.tag_lightweight("v1.1.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
+    let url = format!("file://{}", dir.display());
+    let r = knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.1.0", "--out", "out"], 60);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        flat(&r.stderr)
+            .contains("the pack holds an object of 73401344 bytes inflated, over the 64 MiB knobs takes of one"),
+        "{}",
+        r.stderr
+    );
+    assert!(files_under(&t.path().join(".knobs-cache/repos")).is_empty());
+}

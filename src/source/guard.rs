@@ -244,3 +244,35 @@ fn delta_result(head: &[u8]) -> u64 {
     }
     numbers[1]
 }
+
+/// One entry of a pack at rest, as a delta chain is walked through it.
+pub(super) enum Entry {
+    /// An object stored whole, of this size.
+    Whole(u64),
+    /// A delta on the entry at `base`, rebuilding `result` bytes.
+    OfsDelta { result: u64, base: u64 },
+    /// A delta on the object `base`, rebuilding `result` bytes.
+    RefDelta { result: u64, base: [u8; 20] },
+}
+
+/// The entry at `at`: its header, and for a delta the head of its
+/// instructions (a delta's instructions over the ceiling of one object are
+/// not inflated: it reads as that size, whole).
+pub(super) fn entry_at(file: &mut File, at: u64) -> std::io::Result<Entry> {
+    let incomplete = || std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the entry is not whole");
+    let h = header(file, at)?.ok_or_else(incomplete)?;
+    if h.kind != OFS_DELTA && h.kind != REF_DELTA || h.size > MAX_OBJECT {
+        return Ok(Entry::Whole(h.size));
+    }
+    let (_, head) = inflate(file, h.data, h.size)?;
+    let result = delta_result(&head);
+    match h.base {
+        Some(base) => Ok(Entry::OfsDelta { result, base }),
+        None => {
+            let mut id = [0u8; 20];
+            file.seek(SeekFrom::Start(h.data - 20))?;
+            file.read_exact(&mut id)?;
+            Ok(Entry::RefDelta { result, base: id })
+        }
+    }
+}

@@ -13,6 +13,11 @@ use std::path::Path;
 use git2::{ObjectType, Oid, Repository};
 
 use super::ceiling::{Reached, Tally};
+use super::chain::PackIndex;
+
+/// The largest pack index read to follow a delta chain (a million objects
+/// take 28 MB).
+const MAX_INDEX: u64 = 256 * 1024 * 1024;
 use super::error::SourceError;
 use super::refs::{valid_name, Listed, RemoteTag, Transfer};
 
@@ -53,6 +58,7 @@ struct Copy<'s> {
     wanted: Vec<(Oid, ObjectType)>,
     seen: HashSet<Oid>,
     tally: Tally,
+    chain: PackIndex,
 }
 
 /// A copy that could not be made: git's error, or a ceiling reached.
@@ -74,7 +80,10 @@ impl Copy<'_> {
         }
         let (size, kind) = self.from.read_header(id)?;
         let size = u64::try_from(size).unwrap_or(u64::MAX);
-        self.tally.object(size, size).map_err(CopyError::Ceiling)?;
+        // A delta's header declares its result only: its chain's links,
+        // read from the source's packs, are what reading it inflates.
+        let cost = self.chain.cost(id).unwrap_or(size).max(size);
+        self.tally.object(cost, cost).map_err(CopyError::Ceiling)?;
         self.wanted.push((id, kind));
         Ok(true)
     }
@@ -185,8 +194,14 @@ pub(super) fn copy_tags(
     tags: &[String],
     go_on: &dyn Fn() -> bool,
 ) -> Result<Transfer, CopyError> {
-    let mut copy =
-        Copy { have: dst.odb()?, from: src.odb()?, wanted: Vec::new(), seen: HashSet::new(), tally: Tally::default() };
+    let mut copy = Copy {
+        have: dst.odb()?,
+        from: src.odb()?,
+        wanted: Vec::new(),
+        seen: HashSet::new(),
+        tally: Tally::default(),
+        chain: PackIndex::open(src.path(), MAX_INDEX),
+    };
     let mut refs = Vec::new();
     let mut shallow = Vec::new();
     for tag in tags {

@@ -7,6 +7,7 @@
 
 mod cache;
 mod ceiling;
+mod chain;
 mod error;
 mod fetch;
 mod guard;
