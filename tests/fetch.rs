@@ -207,11 +207,11 @@ fn many_tags_are_listed_without_a_fetch_and_fetched_in_one() {
         tags.into_iter().map(|t| (t.name, t.commit)).collect()
     };
     let listed = knobs::source::list_tags(&url, tmp.path()).expect("listed");
-    assert_eq!(pairs(listed), expected);
+    assert_eq!(pairs(listed.tags), expected);
     assert!(!cache.exists(), "listing made a cache");
     // A local repository lists the same, read in place; a path that is not
     // there is said so.
-    assert_eq!(pairs(knobs::source::list_tags("fixtures/radiance.git", tmp.path()).expect("local")), expected);
+    assert_eq!(pairs(knobs::source::list_tags("fixtures/radiance.git", tmp.path()).expect("local").tags), expected);
     let err = knobs::source::list_tags("no/such.git", tmp.path()).expect_err("no such path");
     assert_eq!(
         err.to_string(),

@@ -1018,3 +1018,253 @@ fn verify_shows_a_hostile_argv_in_pictures() {
         }
     }
 }
+
+// ---- The sync path: the old history, the remote's tags, its pack ----
+
+/// Runs the built binary in `cwd` within 1 GiB of address space, killed
+/// after `secs` seconds (exit 137): an attack fails the test, not the machine.
+fn knobs_bounded(cwd: &Path, args: &[&str], secs: u32) -> support::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v 1048576 && exec timeout -s KILL {secs} \"$@\""))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_knobs"))
+        .args(args)
+        .current_dir(cwd)
+        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run knobs")
+        .into()
+}
+
+/// The history fixture's first tag, as a repository at `<dir>/history.git`.
+fn history_repo(dir: &Path) {
+    let fixture = support::fixtures().join("history/v1.0.0");
+    support::build_repo(&dir.join("history.git"), &[("v1.0.0", fixture)]);
+}
+
+/// The history a sync extends comes with the tree: a FIFO there is refused
+/// at once (sync waited for a writer), a link to `/dev/zero` is refused
+/// unread (it was read until memory ran out), and so is a folder; each
+/// names the file, and nothing is written.
+#[test]
+fn an_old_history_that_is_a_fifo_or_a_device_is_refused() {
+    for (case, reason) in
+        [("fifo", "it is a FIFO, not a regular file"), ("zero", "it is a device"), ("folder", "it is a folder")]
+    {
+        let t = tempfile::tempdir().expect("tempdir");
+        history_repo(t.path());
+        let file = t.path().join("out/radiance/history.json");
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        match case {
+            "fifo" => mkfifo(&file),
+            "zero" => symlink(Path::new("/dev/zero"), &file),
+            _ => std::fs::create_dir(&file).expect("mkdir"),
+        }
+        let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--all-tags", "--out", "out"], 20);
+        assert_eq!(r.code, 2, "{case}: {}", r.stderr);
+        let err = flat(&r.stderr);
+        assert!(err.contains("cannot read") && err.contains("history.json") && err.contains(reason), "{case}: {err}");
+        assert_eq!(files_under(&t.path().join("out")), Vec::<String>::new(), "{case}");
+    }
+}
+
+/// A remote may list any bytes as a tag's name: one git refuses (`..`, a
+/// control character) failed the whole `--all-tags` sync over file:// (the
+/// fetch's refspec was refused) and went into the history read in place.
+/// Now it is passed over with a warning naming it in pictures; every other
+/// tag is synced.
+#[test]
+fn a_tag_name_git_refuses_is_passed_over_with_a_warning() {
+    let t = tempfile::tempdir().expect("tempdir");
+    history_repo(t.path());
+    let git = t.path().join("history.git");
+    let commit = Repository::open(&git).expect("open").revparse_single("v1.0.0^{commit}").expect("tag").id();
+    // Written straight into packed-refs: git itself would not make them.
+    let refs = format!("{commit} refs/tags/v1..0\n{commit} refs/tags/v1.0.0\n{commit} refs/tags/v2\x1b[31m\n");
+    std::fs::write(git.join("packed-refs"), format!("# pack-refs with: peeled fully-peeled sorted \n{refs}"))
+        .expect("packed-refs");
+    let _ = std::fs::remove_file(git.join("refs/tags/v1.0.0"));
+    let url = format!("file://{}", git.display());
+    for repo in [url.as_str(), "history.git"] {
+        let _ = std::fs::remove_dir_all(t.path().join("out"));
+        let r = knobs_bounded(t.path(), &["sync", "--repo", repo, "--all-tags", "--out", "out"], 60);
+        assert_eq!(r.code, 0, "{repo}: {}", r.stderr);
+        assert!(
+            flat(&r.stderr)
+                .contains("lists 2 tags whose names git refuses as a reference name; passed over: `v1..0`, `v2␛[31m`"),
+            "{repo}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains('\x1b'), "{repo}: {}", r.stderr);
+        let history = std::fs::read_to_string(t.path().join("out/radiance/history.json")).expect("history");
+        assert!(
+            history.contains("\"v1.0.0\"") && !history.contains("v1..0") && !history.contains("v2\\u001b"),
+            "{history}"
+        );
+    }
+}
+
+/// The files under `dir` with their sizes: what a cache held, to compare.
+fn sizes_under(dir: &Path) -> Vec<(String, u64)> {
+    files_under(dir)
+        .into_iter()
+        .filter(|f| !f.starts_with("locks/"))
+        .map(|f| {
+            let size = std::fs::metadata(dir.join(&f)).map(|m| m.len()).unwrap_or(0);
+            (f, size)
+        })
+        .collect()
+}
+
+/// A `file://` remote's tag was packed whole in memory before a byte was
+/// written (and any object of it read whole first). Now each object is
+/// counted by its header against the fetch's ceilings before any is
+/// copied, and the pack is streamed: a tag holding a 65 MiB blob (over the
+/// 64 MiB of one object) is refused naming the remote and the ceiling, and
+/// the cache, which held v1 already, is left as it was.
+#[test]
+fn a_file_remote_over_a_ceiling_leaves_the_cache_as_it_was() {
+    let t = tempfile::tempdir().expect("tempdir");
+    history_repo(t.path());
+    let git = Repository::open(t.path().join("history.git")).expect("open");
+    let v1 = git.revparse_single("v1.0.0^{commit}").expect("v1").peel_to_commit().expect("commit");
+    let big = git.blob(&vec![0u8; 65 * 1024 * 1024]).expect("blob");
+    let mut tree = git.treebuilder(Some(&v1.tree().expect("tree"))).expect("tb");
+    tree.insert("big.bin", big, 0o100644).expect("insert");
+    let tree = git.find_tree(tree.write().expect("write")).expect("tree");
+    let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_000, 0)).expect("sig");
+    let id = git.commit(None, &sig, &sig, "big", &tree, &[&v1]).expect("commit");
+    git.tag_lightweight("v1.1.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
+    let url = format!("file://{}", t.path().join("history.git").display());
+    let r = knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.0.0", "--out", "out"], 60);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cache = t.path().join(".knobs-cache");
+    let before = sizes_under(&cache);
+    let r = knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.1.0", "--out", "out"], 60);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        flat(&r.stderr).contains(&format!(
+            "cannot read repository `{url}`: the pack holds an object of 68157440 bytes inflated, over the 64 MiB knobs takes of one; nothing was added to the cache"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(sizes_under(&cache), before);
+    assert!(!t.path().join("out/radiance/v1.1.0.toml").exists());
+}
+
+/// Syncs tag `v1` of a server answering with `pack`, within 1 GiB and 20 s:
+/// its exit, its error on one line, and whether the cache holds anything
+/// but its lock.
+fn sync_hostile_pack(pack: Vec<u8>) -> (i32, String, Vec<String>) {
+    let server = support::hostile_pack::HostilePack::start(pack);
+    let t = tempfile::tempdir().expect("tempdir");
+    let r = knobs_bounded(t.path(), &["sync", "--repo", &server.url(), "--tag", "v1", "--out", "out"], 20);
+    let cache: Vec<String> =
+        files_under(&t.path().join(".knobs-cache")).into_iter().filter(|f| !f.starts_with("locks/")).collect();
+    (r.code, flat(&r.stderr), cache)
+}
+
+/// A pack of deltas that each declare a 2 GiB result, built from a 1 MiB
+/// base (a few KB sent): libgit2 would allocate and write 2 GiB for each
+/// while indexing. The guard reads each delta's head as it arrives and
+/// stops the fetch at the first, naming the remote and the ceiling; the
+/// cache holds nothing.
+#[test]
+fn a_pack_of_huge_deltas_is_stopped_before_it_is_indexed() {
+    use support::hostile_pack::{blob_entry, delta_entry, pack};
+    let base = blob_entry(1 << 20);
+    let mut entries = vec![base.clone()];
+    let mut at = base.len() as u64;
+    for _ in 0..10 {
+        let delta = delta_entry(at, 1 << 20, 1 << 31);
+        at += delta.len() as u64;
+        entries.push(delta);
+    }
+    // Each delta's distance back grows by the deltas before it.
+    let (code, err, cache) = sync_hostile_pack(pack(&entries));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the pack holds an object of 2147483648 bytes inflated, over the 64 MiB knobs takes of one; nothing was added to the cache"),
+        "{err}"
+    );
+    assert!(err.contains("cannot read repository `http://127.0.0.1:"), "{err}");
+    assert_eq!(cache, Vec::<String>::new());
+}
+
+/// A chain of 40 deltas, each a 60 MiB result of the one before (every one
+/// under the ceiling of one object): indexing rebuilds each from the chain
+/// below it, 48 GB of copying for a pack of a few hundred KB. The guard
+/// counts each chain again and stops at 2 GiB.
+#[test]
+fn a_long_chain_of_large_deltas_is_stopped_by_what_it_would_inflate() {
+    use support::hostile_pack::{blob_entry, delta_entry, pack};
+    let size = 60u64 << 20;
+    let mut entries = vec![blob_entry(1 << 20)];
+    let mut previous = (entries[0].len() as u64, 1u64 << 20);
+    for _ in 0..40 {
+        let delta = delta_entry(previous.0, previous.1, size);
+        previous = (delta.len() as u64, size);
+        entries.push(delta);
+    }
+    let (code, err, cache) = sync_hostile_pack(pack(&entries));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("(its deltas rebuild their chains), over the 2048 MiB knobs takes"), "{err}");
+    assert_eq!(cache, Vec::<String>::new());
+}
+
+/// A pack whose header declares four billion objects (libgit2 sized its
+/// tables by it) is refused at its header, naming the ceiling.
+#[test]
+fn a_pack_declaring_billions_of_objects_is_refused_at_its_header() {
+    let mut pack = support::hostile_pack::pack_header(u32::MAX);
+    pack.extend(support::hostile_pack::blob_entry(10));
+    let (code, err, cache) = sync_hostile_pack(pack);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("the pack declares more than the 1000000 objects knobs takes"), "{err}");
+    assert_eq!(cache, Vec::<String>::new());
+}
+
+/// A 1 KiB file stored as a delta of a 70 MiB base declares 1 KiB in its
+/// header, and reading it inflates the base. A `file://` copy follows its
+/// chain in the source's pack first: the tag is refused by the ceiling of
+/// one object, naming the cost, and nothing is added to the cache.
+#[test]
+fn a_small_file_delta_of_a_huge_base_is_judged_by_its_chain() {
+    use support::hostile_pack::{blob_entry, delta_entry, pack};
+    let t = tempfile::tempdir().expect("tempdir");
+    history_repo(t.path());
+    let dir = t.path().join("history.git");
+    let base = blob_entry(70 << 20);
+    let bytes = pack(&[base.clone(), delta_entry(base.len() as u64, 70 << 20, 1024)]);
+    let mut index = std::process::Command::new("git")
+        .args(["index-pack", "--stdin"])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("git index-pack");
+    std::io::Write::write_all(&mut index.stdin.take().expect("stdin"), &bytes).expect("pack");
+    assert!(index.wait().expect("index-pack").success());
+    let git = Repository::open(&dir).expect("open");
+    let small = git2::Oid::hash_object(git2::ObjectType::Blob, &[0u8; 1024]).expect("id");
+    let v1 = git.revparse_single("v1.0.0^{commit}").expect("v1").peel_to_commit().expect("commit");
+    let mut tree = git.treebuilder(Some(&v1.tree().expect("tree"))).expect("tb");
+    tree.insert("small.bin", small, 0o100644).expect("insert");
+    let tree = git.find_tree(tree.write().expect("write")).expect("tree");
+    let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_000, 0)).expect("sig");
+    let id = git.commit(None, &sig, &sig, "small", &tree, &[&v1]).expect("commit");
+    git.tag_lightweight("v1.1.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
+    let url = format!("file://{}", dir.display());
+    let r = knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.1.0", "--out", "out"], 60);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        flat(&r.stderr)
+            .contains("the pack holds an object of 73401344 bytes inflated, over the 64 MiB knobs takes of one"),
+        "{}",
+        r.stderr
+    );
+    assert!(files_under(&t.path().join(".knobs-cache/repos")).is_empty());
+}

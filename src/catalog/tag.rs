@@ -9,6 +9,16 @@ use std::cmp::Ordering;
 /// pre-release (`v0.20.1rc0`, `v0.9.0.dev1`, `1.2.0-beta.2`) comes before its
 /// release.
 pub fn compare_tags(a: &str, b: &str) -> Ordering {
+    compare_versions(a, b).then_with(|| a.cmp(b))
+}
+
+/// Tag order without its last tie-break (the names themselves): equal for
+/// tags of one version, such as `1.8.1` and `v1.8.1`, which [`same_tag`]
+/// takes for one. In a list sorted by [`compare_tags`] the tags of one
+/// version stand together, so a binary search finds them.
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    #[cfg(test)]
+    tests::LOOKS.with(|n| n.set(n.get() + 1));
     /// The release's numbers, then what follows them: a pre-release ranked
     /// below the release (`dev` < `a`/`alpha` < `b`/`beta` < `rc`, then its
     /// numbers), a post-release (`.post1`) above it.
@@ -35,17 +45,25 @@ pub fn compare_tags(a: &str, b: &str) -> Ordering {
         (numbers(release), suffix)
     }
     let ((ra, sa), (rb, sb)) = (parts(a), parts(b));
-    ra.cmp(&rb).then_with(|| sa.cmp(&sb)).then_with(|| a.cmp(b))
+    ra.cmp(&rb).then_with(|| sa.cmp(&sb))
 }
 
 /// `1.8.1` and `v1.8.1` name the same tag.
 pub fn same_tag(a: &str, b: &str) -> bool {
+    #[cfg(test)]
+    tests::LOOKS.with(|n| n.set(n.get() + 1));
     a == b || a.trim_start_matches('v') == b.trim_start_matches('v')
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    thread_local! {
+        /// How many times this thread compared two tags (a cost counted,
+        /// not timed).
+        pub(crate) static LOOKS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
 
     #[test]
     fn a_pre_release_comes_before_its_release() {

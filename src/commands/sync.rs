@@ -179,15 +179,19 @@ fn how(o: Origin) -> &'static str {
 
 /// The tags `--all-tags` or `--tags PATTERN` names, oldest first; none is
 /// an error naming the nearest tags.
-fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<crate::source::TagRef>> {
+/// The names a repository lists that git refuses, passed over.
+type Refused = Vec<String>;
+
+fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<(Vec<crate::source::TagRef>, Refused)> {
     let pattern = match &args.tags {
         Some(p) => Some(TagPattern::parse(p).map_err(|e| miette!("{e}"))?),
         None => None,
     };
     // A remote's tags come from its ref list: nothing is fetched to choose.
     let listed = crate::source::list_tags(repo, base)?;
+    let refused = listed.invalid;
     let mut all: Vec<crate::source::TagRef> =
-        listed.into_iter().map(|t| crate::source::TagRef { name: t.name, commit: t.commit }).collect();
+        listed.tags.into_iter().map(|t| crate::source::TagRef { name: t.name, commit: t.commit }).collect();
     all.sort_by(|a, b| compare_tags(&a.name, &b.name));
     let names: Vec<String> = all.iter().map(|t| t.name.clone()).collect();
     let shown = crate::pictures::visible(&crate::source::redact(repo)).into_owned();
@@ -195,7 +199,7 @@ fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<c
         if all.is_empty() {
             return Err(miette!("`{shown}` has no tags to build a history from"));
         }
-        return Ok(all);
+        return Ok((all, refused));
     };
     let chosen: Vec<_> = all.into_iter().filter(|t| pattern.matches(&t.name)).collect();
     if chosen.is_empty() {
@@ -211,7 +215,43 @@ fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<Vec<c
             )
         });
     }
-    Ok(chosen)
+    Ok((chosen, refused))
+}
+
+/// The warning for the tag names a repository lists that git refuses: the
+/// count, and the first ten in pictures, each cut at 100 characters.
+fn refused_warning(repo: &str, refused: &[String]) -> String {
+    let shown: Vec<String> = refused
+        .iter()
+        .take(10)
+        .map(|n| {
+            let cut: String = n.chars().take(100).collect();
+            let more = if cut.len() < n.len() { "…" } else { "" };
+            format!("`{}{more}`", crate::pictures::visible(&cut))
+        })
+        .collect();
+    let more = if refused.len() > 10 { format!(" and {} more", refused.len() - 10) } else { String::new() };
+    let what = if refused.len() == 1 { "1 tag whose name" } else { "tags whose names" };
+    let count = if refused.len() == 1 { String::new() } else { format!("{} ", refused.len()) };
+    format!(
+        "`{}` lists {count}{what} git refuses as a reference name; passed over: {}{more}",
+        crate::pictures::visible(&crate::source::redact(repo)),
+        shown.join(", ")
+    )
+}
+
+/// The history already at `path`, as `lint` reads one: a regular file (a
+/// FIFO is refused without waiting for a writer, a device or a folder is
+/// refused), at most [`bounded::CONFIG`](crate::bounded::CONFIG) bytes,
+/// UTF-8. It comes with the tree, so `/dev/zero` must not be read to the end.
+fn old_history(path: &std::path::Path) -> std::io::Result<String> {
+    let limit = crate::bounded::CONFIG;
+    let file = crate::bounded::open(path, false)?;
+    if file.metadata()?.len() > limit {
+        return Err(crate::bounded::too_large(limit));
+    }
+    let bytes = crate::bounded::read_from(file, limit)?;
+    String::from_utf8(bytes).map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))
 }
 
 /// `--all-tags` / `--tags PATTERN`: builds or extends the history.
@@ -222,15 +262,18 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
     let queries = queries(cfg)?;
     let path = destination(args, cfg, io, &engine, history::FILE_NAME)?;
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path).display().to_string();
-    let tags = selected(args, &repo, &base)?;
+    let (tags, refused) = selected(args, &repo, &base)?;
+    if !refused.is_empty() && io.verbosity >= 0 {
+        writeln!(io.err, "warning: {}", refused_warning(&repo, &refused)).map_err(super::OutputError)?;
+    }
     // A history that cannot be read is rebuilt, and said so.
-    let (before, previous, unreadable) = match std::fs::read_to_string(&path) {
+    let (before, previous, unreadable) = match old_history(&path) {
         Ok(text) => match History::parse(&path, &text) {
             Ok(h) => (Some(text), Some(h), None),
             Err(e) => (Some(text), None, Some(e.to_string())),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, None, None),
-        Err(e) => return Err(miette!("cannot read {}: {e}", path.display())),
+        Err(e) => return Err(miette!("cannot read {}: {e}", crate::pictures::visible(&path.display().to_string()))),
     };
     // From a remote, only the chosen tags the history does not hold at the
     // same commit are fetched (each at depth 1); a history that will be
@@ -239,8 +282,10 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
     let extendable = previous.as_ref().filter(|h| {
         crate::extract::history::incompatible_with(h, &profile, &queries, &origin, args.facts_only).is_none()
     });
+    let positions = extendable.map(History::positions).unwrap_or_default();
     let held = |t: &crate::source::TagRef| {
-        extendable.is_some_and(|h| h.index(&t.name).and_then(|i| h.tags.get(i)).is_some_and(|e| e.commit == t.commit))
+        let entry = positions.get(t.name.trim_start_matches('v')).and_then(|i| extendable?.tags.get(*i));
+        entry.is_some_and(|e| e.commit == t.commit)
     };
     let wanted: Vec<String> = tags.iter().filter(|t| args.refresh || !held(t)).map(|t| t.name.clone()).collect();
     let tagged = TaggedRepo::open(&repo, &base, &cache_root(), args.refresh, &wanted)?;

@@ -244,8 +244,9 @@ pub fn build(mut req: Request<'_>) -> Result<Report, HistoryBuildError> {
     let reader = req.repo.reader()?;
     // Tags held with the same commit are not read again.
     let mut todo = Vec::new();
+    let positions = base.positions();
     for tag in req.tags.iter().cloned() {
-        let held = base.index(&tag.name).and_then(|i| base.tags.get(i));
+        let held = positions.get(tag.name.trim_start_matches('v')).and_then(|i| base.tags.get(*i));
         if held.is_some_and(|t| t.commit == tag.commit) {
             continue;
         }

@@ -60,6 +60,12 @@ pub enum SourceError {
     )]
     #[error("`{path}` at {tag} in `{repo}` is {size} bytes, over the {cap} bytes knobs reads of one file")]
     TooLarge { path: String, tag: String, repo: String, size: usize, cap: usize },
+    #[error("cannot read repository `{repo}`: {message}; nothing was added to the cache")]
+    #[diagnostic(
+        code(knobs::source::ceiling),
+        help("knobs fetches one tag's tree at depth 1, and no engine's comes near this ceiling: check that the URL names the engine's repository")
+    )]
+    Ceiling { repo: String, message: String },
     #[error("cache at {}: {message}", path.display())]
     Cache { path: PathBuf, message: String },
     #[error("git: {0}")]
@@ -94,6 +100,7 @@ impl SourceError {
             SourceError::TooLarge { path, tag, repo, size, cap } => {
                 SourceError::TooLarge { path, tag, repo: r(repo), size, cap }
             }
+            SourceError::Ceiling { repo, message } => SourceError::Ceiling { repo: r(repo), message: r(message) },
             SourceError::Cache { path, message } => SourceError::Cache { path, message: r(message) },
             SourceError::Git(e) => SourceError::Git(git2::Error::new(e.code(), e.class(), redact(e.message()))),
         }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use git2::{Direction, FetchOptions, Remote, Repository};
 
 use super::error::{SourceError, IDLE_FACTOR, OVERALL_FACTOR};
-use super::refs::{refspec, tags_of, RemoteTag, Transfer};
+use super::refs::{refspec, tags_of, Listed, RemoteTag, Transfer};
 
 /// A URL git2 can fetch: local paths become absolute, relative to `base`;
 /// scp-like `git@host:org/repo` becomes `ssh://git@host/org/repo`.
@@ -46,8 +46,17 @@ fn bound_network_waits() {
         unsafe {
             let _ = git2::opts::set_server_connect_timeout_in_milliseconds(ms);
             let _ = git2::opts::set_server_timeout_in_milliseconds(ms);
+            // A pack's header that declares more objects is refused before
+            // libgit2 sizes its tables by it.
+            let max = libc_size(super::ceiling::MAX_OBJECTS);
+            let _ = libgit2_sys::git_libgit2_opts(libgit2_sys::GIT_OPT_SET_PACK_MAX_OBJECTS as std::ffi::c_int, max);
         }
     });
+}
+
+/// A count as libgit2's `size_t`.
+fn libc_size(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }
 
 /// Credentials as git finds them: the ssh agent for ssh remotes, git's
@@ -147,7 +156,7 @@ pub(super) fn fetch(path: &Path, url: &str, origin: &str, tags: &[String]) -> Re
 
 /// The tags `url` lists, read from its ref list: nothing is fetched.
 /// Bounded like [`fetch`].
-pub(super) fn list(url: &str, origin: &str) -> Result<Vec<RemoteTag>, SourceError> {
+pub(super) fn list(url: &str, origin: &str) -> Result<Listed, SourceError> {
     let (url, owner) = (url.to_string(), origin.to_string());
     bounded(origin, move |watch| {
         let mut remote = Remote::create_detached(url.as_str()).map_err(|e| unreachable(&owner, &e))?;
@@ -260,6 +269,13 @@ fn local_transport(url: &str) -> bool {
     url.starts_with("file://") || !url.contains("://")
 }
 
+/// The first of `tags` that `listed` lacks, as the answer of a fetch.
+fn lacking(tags: &[String], listed: Vec<RemoteTag>) -> Option<Fetched> {
+    let names: std::collections::HashSet<&str> = listed.iter().map(|t| t.name.as_str()).collect();
+    let tag = tags.iter().find(|t| !names.contains(t.as_str()))?.clone();
+    Some(Fetched::Lacks { tag, listed })
+}
+
 /// The fetch itself, on the fetch thread: one connection, its ref list
 /// read, then the tags fetched over it.
 fn fetch_now(
@@ -270,6 +286,25 @@ fn fetch_now(
     watch: &Arc<Watch>,
 ) -> Result<Fetched, SourceError> {
     let repo = Repository::open_bare(path)?;
+    // A `file://` remote is copied at depth 1 by hand (libgit2's local
+    // transport refuses depth, and fails on a tag name git refuses); one
+    // that does not open is left to it.
+    if let Some(src) = super::local::source(url) {
+        let listed = super::local::local_tags(&src)?.tags;
+        if let Some(lacks) = lacking(tags, listed) {
+            return Ok(lacks);
+        }
+        let go_on = || {
+            watch.progressed();
+            watch.go_on()
+        };
+        return super::local::copy_tags(&src, &repo, tags, &go_on).map(Fetched::Done).map_err(|e| match e {
+            super::local::CopyError::Git(e) => unreachable(origin, &e),
+            super::local::CopyError::Ceiling(reached) => {
+                SourceError::Ceiling { repo: origin.to_string(), message: reached.to_string() }
+            }
+        });
+    }
     let mut remote = repo.remote_anonymous(url).map_err(|e| unreachable(origin, &e))?;
     let mut conn = remote
         .connect_auth(Direction::Fetch, Some(credentials(Some(&repo))), None)
@@ -280,26 +315,24 @@ fn fetch_now(
         .iter()
         .map(|h| (h.name().to_string(), h.oid().to_string()))
         .collect();
-    let listed = tags_of(&heads);
-    let names: std::collections::HashSet<&str> = listed.iter().map(|t| t.name.as_str()).collect();
-    if let Some(tag) = tags.iter().find(|t| !names.contains(t.as_str())) {
-        return Ok(Fetched::Lacks { tag: tag.clone(), listed });
-    }
-    // A `file://` remote is copied at depth 1 by hand (libgit2's local
-    // transport refuses depth); one that does not open is left to it.
-    if let Some(src) = super::local::source(url) {
-        let go_on = || {
-            watch.progressed();
-            watch.go_on()
-        };
-        return super::local::copy_tags(&src, &repo, tags, &go_on)
-            .map(Fetched::Done)
-            .map_err(|e| unreachable(origin, &e));
+    if let Some(lacks) = lacking(tags, tags_of(&heads).tags) {
+        return Ok(lacks);
     }
     let mut callbacks = credentials(Some(&repo));
     let mut seen = (0, 0, 0);
     let w = Arc::clone(watch);
+    let reached = Arc::new(std::sync::Mutex::new(None));
+    let stop = Arc::clone(&reached);
+    let mut guard = super::guard::PackGuard::new(path);
     callbacks.transfer_progress(move |p| {
+        let judged = super::ceiling::transfer(p.received_bytes() as u64, p.total_objects() as u64)
+            .and_then(|()| guard.judge(p.received_objects(), p.total_objects()));
+        if let Err(r) = judged {
+            if let Ok(mut stop) = stop.lock() {
+                *stop = Some(r);
+            }
+            return false;
+        }
         let now = (p.received_bytes(), p.indexed_objects(), p.indexed_deltas());
         if now != seen {
             seen = now;
@@ -323,7 +356,18 @@ fn fetch_now(
     opts.remote_callbacks(callbacks);
     let specs: Vec<String> = tags.iter().map(|t| refspec(t)).collect();
     let remote = conn.remote();
-    remote.fetch(&specs, Some(&mut opts), None).map_err(|e| network_error(&e, watch, origin))?;
+    let fetched = remote.fetch(&specs, Some(&mut opts), None);
+    if let Some(r) = reached.lock().ok().and_then(|r| *r) {
+        return Err(SourceError::Ceiling { repo: origin.to_string(), message: r.to_string() });
+    }
+    fetched.map_err(|e| match e.class() {
+        // libgit2's own ceiling on a pack header's count (set above).
+        git2::ErrorClass::Indexer if e.message().contains("too many objects") => SourceError::Ceiling {
+            repo: origin.to_string(),
+            message: format!("the pack declares more than the {} objects knobs takes", super::ceiling::MAX_OBJECTS),
+        },
+        _ => network_error(&e, watch, origin),
+    })?;
     let stats = remote.stats();
     Ok(Fetched::Done(Transfer { objects: stats.received_objects(), bytes: stats.received_bytes() }))
 }

@@ -13,7 +13,8 @@ use git2::Repository;
 use super::cache::{no_such_path, open_cached};
 use super::error::SourceError;
 use super::fetch::{fetch_url, list};
-use super::refs::{RemoteTag, Transfer};
+use super::local::local_tags;
+use super::refs::{Listed, Transfer};
 
 /// A repository the user named that is read in place (an existing local
 /// path, not a URL), opened; `None` for one reached through the cache.
@@ -26,35 +27,25 @@ fn in_place(repo: &str, base: &Path) -> Option<Result<Repository, SourceError>> 
 }
 
 /// Every tag of `repo` (a URL, or a path relative to `base`, as
-/// `--repo` takes it), sorted by name, each with the commit it peels to.
+/// `--repo` takes it), sorted by name, each with the commit it peels to,
+/// and the names git refuses as reference names, passed over.
 /// A remote's come from the ref list it sends on connecting: nothing is
 /// fetched, nothing is written to the cache. Errors name the repository
 /// with the userinfo of its URL removed.
-pub fn list_tags(repo: &str, base: &Path) -> Result<Vec<RemoteTag>, SourceError> {
+pub fn list_tags(repo: &str, base: &Path) -> Result<Listed, SourceError> {
     let url = fetch_url(repo, base);
     let listed = match in_place(repo, base) {
         Some(git) => git.and_then(|git| local_tags(&git)),
         None => match no_such_path(repo, base, &url) {
             Some(e) => Err(e),
-            None => list(&url, repo),
+            // libgit2's local transport fails on a name git refuses.
+            None => match super::local::source(&url) {
+                Some(git) => local_tags(&git),
+                None => list(&url, repo),
+            },
         },
     };
     listed.map_err(SourceError::redacted)
-}
-
-/// The tags of a local repository, peeled as a server would list them.
-fn local_tags(git: &Repository) -> Result<Vec<RemoteTag>, SourceError> {
-    let mut tags = Vec::new();
-    for r in git.references_glob("refs/tags/*")? {
-        let r = r?;
-        let Some(name) = r.name().ok().and_then(|n| n.strip_prefix("refs/tags/")) else { continue };
-        let id = r.peel(git2::ObjectType::Commit).map(|c| c.id()).ok().or_else(|| r.target());
-        if let Some(id) = id {
-            tags.push(RemoteTag { name: name.to_string(), commit: id.to_string() });
-        }
-    }
-    tags.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(tags)
 }
 
 /// Makes sure each of `tags` of `repo` is in the cache under `cache` (as

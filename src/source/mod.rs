@@ -6,8 +6,11 @@
 //! out, so no hook, filter or submodule of the fetched repository ever runs.
 
 mod cache;
+mod ceiling;
+mod chain;
 mod error;
 mod fetch;
+mod guard;
 mod listing;
 mod local;
 mod redact;
@@ -21,7 +24,7 @@ pub use cache::cache_root;
 pub use error::SourceError;
 pub use listing::{fetch_tags, list_tags};
 pub use redact::redact;
-pub use refs::{RemoteTag, Transfer};
+pub use refs::{Listed, RemoteTag, Transfer};
 pub use sources::{CppSources, Limits, Wanted, CPP, PYTHON};
 pub use tags::{TagReader, TagRef, TaggedRepo};
 pub use tree::{Origin, PinnedTree, MAX_FILE};

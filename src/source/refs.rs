@@ -34,12 +34,45 @@ impl fmt::Display for Transfer {
     }
 }
 
+/// A repository's tags, and the names in its ref list that git does not
+/// take for a reference name (a server may list any bytes): those are
+/// passed over, each named once, so that one of them does not fail a sync
+/// of all the others.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listed {
+    /// The tags, sorted by name.
+    pub tags: Vec<RemoteTag>,
+    /// The names passed over (`refs/tags/` left off), sorted.
+    pub invalid: Vec<String>,
+}
+
+/// Whether git takes `name` for a tag's name: `refs/tags/<name>` a valid
+/// reference name by git's rules (`git check-ref-format`): no control
+/// character, space or any of `~^:?*[\`, no `..`, `@{` or `//`, no part
+/// starting with `.` or ending in `.lock`, not ending in `/` or `.`. Written out rather than asked of libgit2, whose check leaves its
+/// message behind as the thread's last error.
+pub(super) fn valid_name(name: &str) -> bool {
+    let bad_char = |c: char| c.is_ascii_control() || " ~^:?*[\\".contains(c);
+    !name.is_empty()
+        && !name.contains(bad_char)
+        && !name.contains("..")
+        && !name.contains("@{")
+        && !name.ends_with('.')
+        && name.split('/').all(|part| !part.is_empty() && !part.starts_with('.') && !part.ends_with(".lock"))
+}
+
 /// The tags in a ref list of `(ref name, object id)`, sorted by name, each
 /// once: `refs/tags/T^{}`, when listed, gives what `refs/tags/T` peels to.
-pub(super) fn tags_of(heads: &[(String, String)]) -> Vec<RemoteTag> {
+/// A name git would refuse is passed over into `invalid`.
+pub(super) fn tags_of(heads: &[(String, String)]) -> Listed {
     let mut tags: BTreeMap<&str, (String, bool)> = BTreeMap::new();
+    let mut invalid = std::collections::BTreeSet::new();
     for (name, id) in heads {
         let Some(tag) = name.strip_prefix("refs/tags/") else { continue };
+        if !valid_name(tag.strip_suffix("^{}").unwrap_or(tag)) {
+            invalid.insert(tag.strip_suffix("^{}").unwrap_or(tag).to_string());
+            continue;
+        }
         match tag.strip_suffix("^{}") {
             Some(peeled) => {
                 tags.insert(peeled, (id.clone(), true));
@@ -49,7 +82,10 @@ pub(super) fn tags_of(heads: &[(String, String)]) -> Vec<RemoteTag> {
             }
         }
     }
-    tags.into_iter().map(|(name, (commit, _))| RemoteTag { name: name.to_string(), commit }).collect()
+    Listed {
+        tags: tags.into_iter().map(|(name, (commit, _))| RemoteTag { name: name.to_string(), commit }).collect(),
+        invalid: invalid.into_iter().collect(),
+    }
 }
 
 /// The refspec that fetches tag `tag` into the same name, and nothing else.
@@ -82,14 +118,52 @@ mod tests {
             ("refs/tags/v1", "c1"),
             ("refs/tags/v3", "t3"),
         ]));
-        let pairs: Vec<(&str, &str)> = listed.iter().map(|t| (t.name.as_str(), t.commit.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = listed.tags.iter().map(|t| (t.name.as_str(), t.commit.as_str())).collect();
         assert_eq!(pairs, [("v1", "c1"), ("v2", "c2"), ("v3", "t3")]);
+    }
+
+    /// A server may list any bytes: a name git refuses (a control
+    /// character, `..`, `@{`, a trailing `.lock`) is passed over and named,
+    /// its peeled line too, and the other tags are kept.
+    #[test]
+    fn a_name_git_refuses_is_passed_over_and_named() {
+        let listed = tags_of(&heads(&[
+            ("refs/tags/v1", "c1"),
+            ("refs/tags/v1\u{1b}[31m", "c1"),
+            ("refs/tags/v1..2", "c1"),
+            ("refs/tags/v1..2^{}", "c1"),
+            ("refs/tags/v@{1", "c1"),
+            ("refs/tags/v3.lock", "c1"),
+            ("refs/tags/v2", "c2"),
+            ("refs/tags/release/v4", "c4"),
+        ]));
+        let names: Vec<&str> = listed.tags.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["release/v4", "v1", "v2"]);
+        // As libgit2 judges them.
+        for name in [
+            "v1",
+            "release/v4",
+            "v1..2",
+            "v1\u{1b}[31m",
+            "v@{1",
+            "v3.lock",
+            "a b",
+            "x/",
+            ".x",
+            "x.",
+            "a//b",
+            "@",
+            "a~1",
+        ] {
+            assert_eq!(valid_name(name), git2::Reference::is_valid_name(&format!("refs/tags/{name}")), "{name}");
+        }
+        assert_eq!(listed.invalid, ["v1\u{1b}[31m", "v1..2", "v3.lock", "v@{1"]);
     }
 
     #[test]
     fn a_peeled_entry_listed_first_still_wins() {
         let listed = tags_of(&heads(&[("refs/tags/v2^{}", "c2"), ("refs/tags/v2", "t2")]));
-        assert_eq!(listed, [RemoteTag { name: "v2".into(), commit: "c2".into() }]);
+        assert_eq!(listed.tags, [RemoteTag { name: "v2".into(), commit: "c2".into() }]);
     }
 
     #[test]

@@ -93,7 +93,7 @@ fn repo_dir(root: &Path, repo: &str) -> PathBuf {
 }
 
 /// The request line and headers, or `None` when the client is gone.
-fn request(reader: &mut impl BufRead) -> Option<(String, Vec<(String, String)>)> {
+pub fn request(reader: &mut impl BufRead) -> Option<(String, Vec<(String, String)>)> {
     let mut line = String::new();
     if reader.read_line(&mut line).ok()? == 0 {
         return None;
@@ -116,7 +116,7 @@ fn request(reader: &mut impl BufRead) -> Option<(String, Vec<(String, String)>)>
 }
 
 /// A request body, sized or chunked.
-fn body(reader: &mut impl BufRead, length: Option<&str>, encoding: Option<&str>) -> Vec<u8> {
+pub fn body(reader: &mut impl BufRead, length: Option<&str>, encoding: Option<&str>) -> Vec<u8> {
     let mut body = Vec::new();
     if encoding.is_some_and(|e| e.eq_ignore_ascii_case("chunked")) {
         loop {
