@@ -12,13 +12,41 @@
 /// sequences or starting a line a CI runner reads as a command
 /// (`::error …::`). Tabs stay.
 pub(crate) fn visible(s: &str) -> std::borrow::Cow<'_, str> {
-    pictures(s, false)
+    no_command(pictures(s, false))
 }
 
 /// As [`visible`], but line breaks stay: for text of several lines that
-/// knobs lays out itself (an error, `explain`, `catalog show`).
+/// knobs lays out itself (an error, `explain`, `catalog show`). No line of
+/// it starts with `::`, whatever the text held (a catalogue's help, an
+/// overlay's rollback): see [`no_command`].
 pub(crate) fn visible_lines(s: &str) -> std::borrow::Cow<'_, str> {
+    no_command(pictures(s, true))
+}
+
+/// Control characters as pictures, line breaks kept, and nothing else
+/// changed: for a value GitHub's own escaping follows (`%3A` for `:`).
+pub(crate) fn pictures_only(s: &str) -> std::borrow::Cow<'_, str> {
     pictures(s, true)
+}
+
+/// A CI runner obeys a line that starts, after any white space, with `::`
+/// (`::stop-commands::token`, `::error file=…::`); GitHub's runner trims
+/// the white space first. Such a line of `s` gets its first colon shown as
+/// `∶` (U+2236), so that it reads the same and commands nothing. Knobs's
+/// own annotations are written after this, never through it.
+fn no_command(s: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
+    let commands = |line: &str| line.trim_start().starts_with("::");
+    if !s.contains("::") || !s.split('\n').any(commands) {
+        return s;
+    }
+    let lines: Vec<String> = s
+        .split('\n')
+        .map(|line| match commands(line) {
+            true => line.replacen(':', "\u{2236}", 1),
+            false => line.to_string(),
+        })
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
 }
 
 fn pictures(s: &str, keep_lines: bool) -> std::borrow::Cow<'_, str> {
@@ -43,7 +71,22 @@ mod tests {
     #[test]
     fn control_characters_are_shown_as_pictures() {
         assert_eq!(visible("fl\u{1b}]0;pwned\u{7}oor\u{0}\u{7f}\u{9b}\tx\n"), "fl␛]0;pwned␇oor␀␡\u{fffd}\tx␊");
-        assert_eq!(visible_lines("a\r\n::error::x\u{1b}\n"), "a␍\n::error::x␛\n");
+        assert_eq!(visible_lines("a\r\n::error::x\u{1b}\n"), "a␍\n\u{2236}:error::x␛\n");
         assert!(matches!(visible("plain `text`"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    /// No line of a text shown starts with `::` (after white space), where
+    /// a CI runner would read a command; `::` elsewhere stays.
+    #[test]
+    fn no_line_starts_a_ci_command() {
+        let help = "X\n::stop-commands::tok\n \u{2003}::error file=x::pwned\nkeep a::b";
+        assert_eq!(
+            visible_lines(help),
+            "X\n\u{2236}:stop-commands::tok\n \u{2003}\u{2236}:error file=x::pwned\nkeep a::b"
+        );
+        assert_eq!(visible("::error::x.md"), "\u{2236}:error::x.md");
+        assert_eq!(visible("a\n::error::x"), "a␊::error::x");
+        assert!(matches!(visible_lines("radiance:engine_steps_total a::b"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(pictures_only("::x"), "::x");
     }
 }
