@@ -23,6 +23,35 @@ pub(crate) fn visible_lines(s: &str) -> std::borrow::Cow<'_, str> {
     no_command(pictures(s, true))
 }
 
+/// A path as text, told apart from every other path: a byte that is not
+/// UTF-8 is `\xNN` and a backslash is `\\` (a lossy display put U+FFFD
+/// for each, so `a\xff.md` and `a\xfe.md` were reported as one file). A
+/// name that is UTF-8 with no backslash is as it is. Control characters are
+/// left to [`visible`], which every output applies.
+#[cfg(unix)]
+pub(crate) fn path_text(path: &std::path::Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    match std::str::from_utf8(bytes) {
+        Ok(s) if !s.contains('\\') => s.to_string(),
+        _ => {
+            let mut out = String::with_capacity(bytes.len() + 8);
+            for chunk in bytes.utf8_chunks() {
+                out.push_str(&chunk.valid().replace('\\', "\\\\"));
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            out
+        }
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn path_text(path: &std::path::Path) -> String {
+    path.display().to_string()
+}
+
 /// Control characters as pictures, line breaks kept, and nothing else
 /// changed: for a value GitHub's own escaping follows (`%3A` for `:`).
 pub(crate) fn pictures_only(s: &str) -> std::borrow::Cow<'_, str> {
@@ -73,6 +102,21 @@ mod tests {
         assert_eq!(visible("fl\u{1b}]0;pwned\u{7}oor\u{0}\u{7f}\u{9b}\tx\n"), "fl␛]0;pwned␇oor␀␡\u{fffd}\tx␊");
         assert_eq!(visible_lines("a\r\n::error::x\u{1b}\n"), "a␍\n\u{2236}:error::x␛\n");
         assert!(matches!(visible("plain `text`"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    /// Two paths that differ are shown differently: bytes that are not
+    /// UTF-8 as `\xNN`, a backslash doubled so that a name holding `\xff`
+    /// as text is not one of them.
+    #[cfg(unix)]
+    #[test]
+    fn paths_that_differ_are_shown_differently() {
+        use std::os::unix::ffi::OsStrExt;
+        let p = |b: &[u8]| path_text(std::path::Path::new(std::ffi::OsStr::from_bytes(b)));
+        assert_eq!(p(b"docs/run.md"), "docs/run.md");
+        assert_eq!(p(b"a\xff.md"), "a\\xff.md");
+        assert_eq!(p(b"a\xfe.md"), "a\\xfe.md");
+        assert_eq!(p(b"a\\xff.md"), "a\\\\xff.md");
+        assert_eq!(p("é\r.md".as_bytes()), "é\r.md");
     }
 
     /// No line of a text shown starts with `::` (after white space), where

@@ -1125,3 +1125,29 @@ fn sync_without_knobs_toml_refuses_a_catalogue_folder_linked_out() {
     assert!(flat(&r.stderr).contains("nothing was written"), "{}", r.stderr);
     assert!(files_under(&outside).is_empty(), "{:?}", files_under(&outside));
 }
+
+/// Two files whose names are not UTF-8 are reported under two names
+/// (`\xff`, `\xfe`), in the short and JSON formats; both used to be `a�.md`.
+#[test]
+fn file_names_that_are_not_utf8_stay_distinct() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = support::tree(&[("knobs.toml", PIN_RADIANCE)]);
+    for b in [b'\xff', b'\xfe'] {
+        let bytes = [b'a', b, b'.', b'm', b'd'];
+        std::fs::write(t.path().join(std::ffi::OsStr::from_bytes(&bytes)), "Run `radiance --max-batchh 4`.\n")
+            .expect("write");
+    }
+    let short = knobs(t.path(), &["lint", "--format", "short", "."]).stdout;
+    assert!(short.contains("a\\xff.md:1:15: KNB001") && short.contains("a\\xfe.md:1:15: KNB001"), "{short}");
+    let json = knobs(t.path(), &["lint", "--format", "json", "."]).stdout;
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let mut paths: Vec<String> = v["findings"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|f| f["path"].as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths, ["a\\xfe.md", "a\\xff.md"], "{json}");
+}
+
+const PIN_RADIANCE: &[u8] = b"[pin]\nengine = \"radiance\"\n";
