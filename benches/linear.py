@@ -32,9 +32,15 @@ LINT_SHAPES = {
     "nested $(": ("n.sh", lambda n: "radiance --port " + "$(" * n + ")" * n + "\n", "level"),
     "nested $( in a block": ("m.md", lambda n: "```sh\nradiance --port " + "$(" * n + ")" * n + "\n```\n", "level"),
     "env lines": ("e.env", lambda n: "CHECKPOINT_POLICY=tip-only\n" * n, "line"),
+    # Distinct keys: the check for a key set twice searched every key seen (issue 29).
+    "distinct env keys": ("d.env", lambda n: "".join(f"KEY_{i:06}=value{i}\n" for i in range(n)), "key"),
     # A regex matcher far over the compile bound, each distinct (issue 22).
     "PromQL regex matchers": ("r.md", lambda n: "".join(
         f"```promql\nrate({{__name__=~\"radiance:\\\\w{{{400 + i}}}\"}}[5m])\n```\n" for i in range(n)), "matcher"),
+    # Regex matchers just under the compile bound, each distinct: a budget
+    # per file (issue 29).
+    "PromQL regex matchers under the bound": ("u.md", lambda n: "".join(
+        f"```promql\nrate({{__name__=~\"radiance:x{i}\\\\w{{5}}\"}}[5m])\n```\n" for i in range(n)), "matcher"),
     # One aggregation grouping by a great many labels (issue 22).
     "PromQL by labels": ("g.md", lambda n: "```promql\nsum by (" + ",".join(f"l{i}" for i in range(n))
                          + ") (rate(radiance:engine_steps_total[5m]))\n```\n", "label"),
@@ -101,7 +107,8 @@ def main():
         knobs = os.path.join(ROOT, "target", "release", "knobs")
     base = {"quote markers": 100_000, "nested lists": 500, "one long line": 100_000, "inline spans": 10_000,
             "shell blocks": 5_000, "nested $(": 4_000, "nested $( in a block": 4_000, "env lines": 20_000,
-            "PromQL regex matchers": 10, "PromQL by labels": 5_000}
+            "PromQL regex matchers": 10, "PromQL by labels": 5_000,
+            "distinct env keys": 2_500, "PromQL regex matchers under the bound": 125}
     with tempfile.TemporaryDirectory() as work:
         with open(os.path.join(work, "knobs.toml"), "w") as f:
             f.write("[lint]\nmax_file_size = 200000000\n")

@@ -825,8 +825,9 @@ fn file_contents_cannot_forge_a_ci_command() {
     }
     let short = knobs(tmp.path(), &["lint", "--format", "short", "."]).stdout;
     assert!(short.contains("receives `--x␛[31m 50%␊::stop-commands::tok` as one word"), "{short}");
+    // A line of a message that would start with `::` keeps its first colon as `∶`, even inside an annotation.
     let github = knobs(tmp.path(), &["lint", "--format", "github", "."]).stdout;
-    assert!(github.contains("receives `--x␛[31m 50%25%0A::stop-commands::tok` as one word"), "{github}");
+    assert!(github.contains("receives `--x␛[31m 50%25%0A∶:stop-commands::tok` as one word"), "{github}");
 }
 
 #[test]
@@ -1268,3 +1269,134 @@ fn a_small_file_delta_of_a_huge_base_is_judged_by_its_chain() {
     );
     assert!(files_under(&t.path().join(".knobs-cache/repos")).is_empty());
 }
+/// A catalogue's help and an overlay's texts are the pull request's: a
+/// line of them that starts with `::` (after white space, which GitHub's
+/// runner trims) must not begin a line of any output, `explain` and
+/// `catalog show` included; in `--format github` a message's line breaks
+/// are `%0A`.
+#[test]
+fn a_catalogue_or_overlay_cannot_forge_a_ci_command() {
+    let embedded = std::fs::read_to_string(support::root().join("catalog/radiance/v1.8.1.toml")).expect("catalogue");
+    let help = "help = \"tokens between two prefix snapshots\"";
+    assert!(embedded.contains(help));
+    let forged = embedded.replacen(help, "help = \"tokens\\n::stop-commands::tok\\n  ::error file=x::pwned\"", 1);
+    let overlay = "schema = 1\nengine = \"radiance\"\n[flag.\"--checkpoint-interval\"]\nrole = \"r\\n::warning::role\"\ndoes = \"d\\n\\t::error::does\"\nrollback = \"X\\n::error::rollback\"\n";
+    let t = support::tree(&[
+        ("knobs.toml", b"[pin]\nengine = \"radiance\"\n" as &[u8]),
+        ("catalog/radiance/v1.8.1.toml", forged.as_bytes()),
+        ("catalog/radiance/semantics.toml", overlay.as_bytes()),
+        ("run.md", b"Run `radiance --checkpoint-intervall 5 --checkpoint-policy bogus`.\n"),
+    ]);
+    let runs: [&[&str]; 5] = [
+        &["lint", "-vv", "--format", "github", "."],
+        &["lint", "--format", "short", "."],
+        &["explain", "--checkpoint-interval"],
+        &["catalog", "show"],
+        &["lint", "."],
+    ];
+    for args in runs {
+        let r = knobs(t.path(), args);
+        assert!(r.code == 0 || r.code == 1, "{args:?}: {}", r.stderr);
+        no_forged_line(&r.stdout, args.contains(&"github"));
+        no_forged_line(&r.stderr, false);
+    }
+    let explain = knobs(t.path(), &["explain", "--checkpoint-interval"]).stdout;
+    assert!(explain.contains("\u{2236}:error::rollback"), "{explain}");
+}
+
+/// A catalogue file in the repository for a tag knobs embeds is used (as
+/// before), and a note says that it differs from the embedded one; a copy
+/// of the embedded one gets no note.
+#[test]
+fn a_catalogue_differing_from_the_embedded_one_is_named() {
+    let embedded = std::fs::read_to_string(support::root().join("catalog/radiance/v1.8.1.toml")).expect("catalogue");
+    let t = support::tree(&[
+        ("knobs.toml", b"[pin]\nengine = \"radiance\"\n" as &[u8]),
+        ("catalog/radiance/v1.8.1.toml", embedded.as_bytes()),
+        ("run.md", b"Run `radiance --checkpoint-slots 4`.\n"),
+    ]);
+    let r = knobs(t.path(), &["lint", "."]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{}", r.stdout);
+    // The pull request drops a flag from the catalogue: its use is now
+    // invented, and the note says why the verdict is not knobs's own.
+    let dropped = embedded.replace("name = \"--checkpoint-slots\"", "name = \"--checkpoint-slotz\"");
+    std::fs::write(t.path().join("catalog/radiance/v1.8.1.toml"), dropped).expect("write");
+    let r = knobs(t.path(), &["lint", "."]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "note: catalog/radiance/v1.8.1.toml is used for radiance v1.8.1, and it differs from the catalogue knobs embeds for that tag"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+/// `knobs verify` on an argv of 50,000 unknown flags (440 KB): the report
+/// shows the first 100 arguments and counts the rest, in both formats (it
+/// was 9.8 MB of text and 18.7 MB of JSON).
+#[test]
+fn a_huge_argv_gives_a_bounded_verify_report() {
+    let mut cmdline = b"radiance\0serve\0".to_vec();
+    for i in 0..50_000 {
+        cmdline.extend_from_slice(format!("--x{i}\0").as_bytes());
+    }
+    let t = support::tree(&[("cmdline", &cmdline)]);
+    let metrics = support::fixtures().join("verify/metrics/armed-v1.8.1.prom");
+    let metrics = metrics.to_str().expect("utf-8");
+    let r = knobs(t.path(), &["verify", "--cmdline", "cmdline", "--metrics", metrics]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.len() < 100_000, "{} bytes", r.stdout.len());
+    assert!(r.stdout.contains("… and 49900 more arguments, with 49900 more errors (not shown)"), "{}", r.stdout);
+    assert!(r.stdout.contains("argv has 50000 errors"), "{}", r.stdout);
+    let r = knobs(t.path(), &["verify", "--format", "json", "--cmdline", "cmdline", "--metrics", metrics]);
+    assert!(r.stdout.len() < 200_000, "{} bytes", r.stdout.len());
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["omitted"]["argv.given"], 49_900);
+    assert_eq!(v["argv"]["given"].as_array().map(Vec::len), Some(100));
+}
+
+/// Without a knobs.toml, sync writes to `catalog/` in the working folder:
+/// a `catalog/<engine>` linked out is refused there too (it was followed).
+#[test]
+fn sync_without_knobs_toml_refuses_a_catalogue_folder_linked_out() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let bare = tmp.path().join("h.git");
+    hostile_repo(&bare, &[&config_cpp()], &[("core/config.cpp".to_string(), 0)]);
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    let proj = tmp.path().join("proj");
+    symlink(&outside, &proj.join("catalog/radiance"));
+    let r = knobs(&proj, &["sync", "--repo", bare.to_str().expect("utf-8"), "--tag", "v1"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("catalog/radiance/v1.toml"), "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("it leads outside the project"), "{}", r.stderr);
+    assert!(flat(&r.stderr).contains("nothing was written"), "{}", r.stderr);
+    assert!(files_under(&outside).is_empty(), "{:?}", files_under(&outside));
+}
+
+/// Two files whose names are not UTF-8 are reported under two names
+/// (`\xff`, `\xfe`), in the short and JSON formats; both used to be `a�.md`.
+#[test]
+fn file_names_that_are_not_utf8_stay_distinct() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = support::tree(&[("knobs.toml", PIN_RADIANCE)]);
+    for b in [b'\xff', b'\xfe'] {
+        let bytes = [b'a', b, b'.', b'm', b'd'];
+        std::fs::write(t.path().join(std::ffi::OsStr::from_bytes(&bytes)), "Run `radiance --max-batchh 4`.\n")
+            .expect("write");
+    }
+    let short = knobs(t.path(), &["lint", "--format", "short", "."]).stdout;
+    assert!(short.contains("a\\xff.md:1:15: KNB001") && short.contains("a\\xfe.md:1:15: KNB001"), "{short}");
+    let json = knobs(t.path(), &["lint", "--format", "json", "."]).stdout;
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let mut paths: Vec<String> = v["findings"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|f| f["path"].as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths, ["a\\xfe.md", "a\\xff.md"], "{json}");
+}
+
+const PIN_RADIANCE: &[u8] = b"[pin]\nengine = \"radiance\"\n";

@@ -87,6 +87,20 @@ pub struct Store {
     /// on first use.
     aside_history: Option<(PathBuf, &'static str)>,
     aside_parsed: std::sync::OnceLock<Option<History>>,
+    /// Catalogue files of a folder (path, `engine tag`) that replace an embedded
+    /// catalogue of the same tag and say otherwise than it does.
+    differ: Vec<(PathBuf, String)>,
+}
+
+/// True when two catalogues of one tag say the same: the same source
+/// (the knobs version that wrote it and the schema aside) and the same
+/// flags, metrics and env keys.
+fn same_content(a: &Catalog, b: &Catalog) -> bool {
+    let (x, y) = (&a.source, &b.source);
+    (&x.engine, &x.repo, &x.tag, &x.commit) == (&y.engine, &y.repo, &y.tag, &y.commit)
+        && a.flags == b.flags
+        && a.metrics == b.metrics
+        && a.env_keys == b.env_keys
 }
 
 /// Parses catalogue text; schemas up to this knobs' are read.
@@ -163,6 +177,7 @@ impl Store {
         let mut origins = vec!["the embedded catalogues".to_string()];
         let mut embedded_history = None;
         let mut history: Option<History> = None;
+        let mut differ = Vec::new();
         if let Some(dir) = crate::embedded::CATALOGS.get_dir(engine) {
             for file in dir.files() {
                 let name = file.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -219,7 +234,15 @@ impl Store {
                     .with_help(format!("rename it {}.toml, or sync {stem} again", c.source.tag));
                     return Err(StoreError::File(Box::new(e)));
                 }
-                // A synced catalogue replaces the same tag from earlier sources.
+                // A synced catalogue replaces the same tag from earlier
+                // sources; one that differs from the embedded one is said.
+                let from_binary = !synced.iter().any(|(tag, _)| same_tag(tag, &c.source.tag));
+                if catalogs
+                    .iter()
+                    .any(|old| from_binary && !same_content(old, &c) && same_tag(&old.source.tag, &c.source.tag))
+                {
+                    differ.push((path.clone(), format!("{} {}", c.source.engine, c.source.tag)));
+                }
                 catalogs
                     .retain(|old| !(old.source.engine == c.source.engine && same_tag(&old.source.tag, &c.source.tag)));
                 synced.retain(|(tag, _)| !same_tag(tag, &c.source.tag));
@@ -279,6 +302,7 @@ impl Store {
             history_embedded,
             aside_history,
             aside_parsed: std::sync::OnceLock::new(),
+            differ,
         })
     }
 

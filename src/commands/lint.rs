@@ -77,8 +77,10 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             let walk = || lint_walk(&group.paths, &disk, &settings, changed.as_deref(), cfg.path.as_deref()).map(known);
             let mut report = walk()?;
             if args.fix || args.diff {
-                let n =
-                    crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(super::OutputError)?;
+                let n = crate::lint::fix::apply(&report, &disk, &io.cwd, args.diff, io.out).map_err(|e| match e {
+                    crate::lint::fix::FixError::Output(e) => miette::Report::new(super::OutputError(e)),
+                    e => miette::Report::new(e),
+                })?;
                 fixed += n;
                 // What is left after fixing is what the run reports (as ruff does).
                 if args.fix && n > 0 {

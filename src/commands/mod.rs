@@ -79,6 +79,11 @@ pub fn known(cfg: &Config, extra: Option<&PathBuf>, io: &Run<'_>) -> miette::Res
 /// unless `--quiet`.
 pub fn judged<'k>(known: &'k Known, cfg: &Config, arg: Option<&str>, io: &mut Run<'_>) -> miette::Result<Pinned<'k>> {
     let pinned = pin_error(arg, cfg, known.judged(arg.or(cfg.tag.as_deref())))?;
+    for (path, build) in known.store.differing().iter().filter(|_| io.verbosity >= 0) {
+        let shown = path.strip_prefix(&io.cwd).unwrap_or(path).display().to_string();
+        let n = format!("{shown} is used for {build}, and it differs from the catalogue knobs embeds for that tag");
+        writeln!(io.err, "note: {}", crate::pictures::visible(&n)).map_err(OutputError)?;
+    }
     if let Some(n) = pinned.note().filter(|_| io.verbosity >= 0) {
         writeln!(io.err, "note: {}", crate::pictures::visible(n)).map_err(OutputError)?;
     }

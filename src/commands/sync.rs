@@ -73,15 +73,15 @@ fn destination(args: &SyncArgs, cfg: &Config, io: &Run<'_>, engine: &str, name: 
         None => cfg.catalog_dir().unwrap_or_else(|| io.cwd.join(crate::config::DEFAULT_CATALOG_DIR)),
     };
     let path = out.join(engine).join(name);
-    // The folder knobs.toml names is the project's: written only inside it
-    // (a symlinked `catalog/<engine>` must not send the catalogue elsewhere).
+    // The folder knobs.toml names, or `catalog/` without one, is the
+    // project's: written only inside it (a symlinked `catalog/<engine>` must
+    // not send the catalogue elsewhere, knobs.toml or none).
     if args.out.is_none() {
-        if let Some(dir) = cfg.dir() {
-            let root = crate::confine::project_root(&dir);
-            crate::confine::inside(&root, &path).map_err(|e| {
-                miette!("cannot write {}: {e}; nothing was written (name a folder with --out)", path.display())
-            })?;
-        }
+        let root = crate::confine::project_root(&cfg.dir().unwrap_or_else(|| io.cwd.clone()));
+        crate::confine::inside(&root, &path).map_err(|e| {
+            let shown = crate::pictures::visible(&path.display().to_string()).into_owned();
+            miette!("cannot write {shown}: {e}; nothing was written (name a folder with --out)")
+        })?;
     }
     Ok(path)
 }

@@ -23,7 +23,7 @@ pub fn lint_file(
     folder: &Folder,
     scanned: Option<Scan>,
 ) -> FileReport {
-    let shown = path.display().to_string();
+    let shown = crate::pictures::path_text(path);
     let mut notes: Vec<String> = text.note.iter().map(|n| format!("{shown}: {n}")).collect();
     // The folder's pin picks the catalogue (a pin without one: the folder's note).
     let catalog = folder.catalog(settings);

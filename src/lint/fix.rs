@@ -70,6 +70,18 @@ fn diff(path: &str, old: &str, new: &str) -> String {
         .to_string()
 }
 
+/// Why `--fix` stopped: the output could not be written, or a file could
+/// not be rewritten (named, and left as it was).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum FixError {
+    #[error("cannot write output: {0}")]
+    #[diagnostic(code(knobs::output))]
+    Output(#[from] std::io::Error),
+    #[error("{}", crate::pictures::visible(&.0.to_string()))]
+    #[diagnostic(code(knobs::fix))]
+    File(#[from] crate::fsutil::FixWriteError),
+}
+
 /// Applies (or, with `preview`, prints) the fixes of a report; returns how
 /// many findings were fixed.
 pub fn apply(
@@ -78,19 +90,20 @@ pub fn apply(
     root: &Path,
     preview: bool,
     out: &mut dyn Write,
-) -> std::io::Result<usize> {
+) -> Result<usize, FixError> {
     let mut total = 0;
     for file in &report.files {
         if !file.findings.iter().any(|f| f.fix.is_some()) {
             continue;
         }
+        let shown = crate::pictures::visible(&file.path).into_owned();
         // The text as it was linted; the file is re-read to make sure it has
         // not changed since.
         let Some(linted) = file.text.as_deref() else { continue };
         match source.read(Path::new(&file.path)) {
             Ok(now) if now.text == linted => {}
             _ => {
-                writeln!(out, "note: {} changed while it was linted; not fixed", file.path)?;
+                writeln!(out, "note: {shown} changed while it was linted; not fixed")?;
                 continue;
             }
         }
@@ -102,52 +115,63 @@ pub fn apply(
             out.write_all(diff(&file.path, linted, &new).as_bytes())?;
         } else {
             let path = root.join(&file.path);
-            if let Some(why) = refusal(&path) {
-                writeln!(out, "note: {} {why}; not fixed", file.path)?;
-                continue;
-            }
-            crate::fsutil::write_in_place(&std::fs::canonicalize(&path)?, new.as_bytes())?;
+            let checked = match refusal(&path) {
+                Err(why) => {
+                    writeln!(out, "note: {shown} {}; not fixed", crate::pictures::visible(&why))?;
+                    continue;
+                }
+                Ok(checked) => checked,
+            };
+            // Symlinks inside the project were judged above: resolved once
+            // here, and the file at the end opened without following one.
+            let real = std::fs::canonicalize(&path).unwrap_or(path);
+            let mut handle = crate::fsutil::open_checked(&real, checked)?;
+            crate::fsutil::write_in_place(&mut handle, &real, new.as_bytes())?;
         }
         total += n;
     }
     Ok(total)
 }
 
-/// Why `--fix` must not rewrite the file at `path`, if it must not. The
-/// text linted was decoded, so a file that is not UTF-8 would lose its
+/// Why `--fix` must not rewrite the file at `path`, if it must not; else
+/// which file was checked, for the write to make sure it writes that one.
+/// The text linted was decoded, so a file that is not UTF-8 would lose its
 /// invalid bytes; a hard link or a symlink may be a file outside the tree.
-fn refusal(path: &Path) -> Option<String> {
+fn refusal(path: &Path) -> Result<crate::fsutil::Checked, String> {
     if let Err(e) = crate::confine::outside_git(path) {
-        return Some(format!("is not project content: {e}"));
+        return Err(format!("is not project content: {e}"));
     }
-    let link = std::fs::symlink_metadata(path).ok()?;
+    let link = std::fs::symlink_metadata(path).map_err(|e| format!("cannot be read: {e}"))?;
     if link.file_type().is_symlink() {
         let project = crate::confine::project_root(path.parent().unwrap_or(Path::new(".")));
         if let Err(e) = crate::confine::inside(&project, path) {
-            return Some(format!("is a symlink: {e}"));
+            return Err(format!("is a symlink: {e}"));
         }
     }
-    let meta = std::fs::metadata(path).ok()?;
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot be read: {e}"))?;
+    if !meta.is_file() {
+        return Err("is not a regular file".into());
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
         // The mode bits, not a trial write: root may write anything.
         if meta.permissions().mode() & 0o222 == 0 {
-            return Some("is read-only".into());
+            return Err("is read-only".into());
         }
         if meta.nlink() > 1 {
-            return Some(format!("has {} hard links, which may be outside the project", meta.nlink()));
+            return Err(format!("has {} hard links, which may be outside the project", meta.nlink()));
         }
     }
     #[cfg(not(unix))]
     if meta.permissions().readonly() {
-        return Some("is read-only".into());
+        return Err("is read-only".into());
     }
     match crate::bounded::read(path, u64::MAX) {
         Ok(bytes) if std::str::from_utf8(&bytes).is_err() => {
-            Some("is not UTF-8: fixing it would replace its invalid bytes".into())
+            Err("is not UTF-8: fixing it would replace its invalid bytes".into())
         }
-        Ok(_) => None,
-        Err(e) => Some(format!("cannot be read: {e}")),
+        Ok(_) => Ok(crate::fsutil::Checked::of(&meta)),
+        Err(e) => Err(format!("cannot be read: {e}")),
     }
 }

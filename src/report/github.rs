@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::visible_lines;
+use super::{pictures_only, visible_lines};
 use crate::lint::finding::Report;
 use crate::lint::rules::Severity;
 
@@ -32,7 +32,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(
             out,
             "::{level} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(&visible_lines(&f.path)),
+            escape_property(&pictures_only(&f.path)),
             f.span.line,
             f.span.column,
             f.span.end_line,

@@ -48,7 +48,7 @@ pub fn render(report: &Report, format: Format, ctx: &Context<'_>) -> String {
     }
 }
 
-pub(crate) use crate::pictures::{visible, visible_lines};
+pub(crate) use crate::pictures::{pictures_only, visible, visible_lines};
 
 /// `--statistics`: how many findings each rule has, most first.
 pub fn statistics(report: &Report) -> String {

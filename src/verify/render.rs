@@ -7,9 +7,29 @@ use super::meters::{num, Status};
 use super::Verification;
 
 /// A value from the engine or its endpoint (an argv word, a name, a URL)
-/// on one line, its control characters shown as pictures.
+/// on one line, its control characters shown as pictures, and cut after
+/// [`LONGEST`] characters (marked `…`): an argv word may be a megabyte.
 fn one(text: &str) -> std::borrow::Cow<'_, str> {
-    crate::pictures::visible(text)
+    match text.char_indices().nth(LONGEST) {
+        Some((at, _)) => format!("{}…", crate::pictures::visible(&text[..at])).into(),
+        None => crate::pictures::visible(text),
+    }
+}
+
+/// The most entries of one list (argv words, metric names, notes) a
+/// report shows: the rest are counted (`… and 12,000 more`). An argv or a
+/// scrape is the engine's, so it may be any size; without this the report
+/// of a 1 MB argv of unknown flags was 40 times its input.
+pub const SHOWN: usize = 100;
+
+/// The most characters of one value a human report shows.
+const LONGEST: usize = 200;
+
+/// `  … and N more {what}` when `total` is over [`SHOWN`].
+fn more(s: &mut String, total: usize, what: &str) {
+    if total > SHOWN {
+        let _ = writeln!(s, "  … and {} more {what} (not shown)", total - SHOWN);
+    }
 }
 
 /// The human report.
@@ -33,13 +53,14 @@ pub fn human(v: &Verification) -> String {
             let _ = writeln!(s, "\nargv of {}", one(program));
         }
     }
-    for n in &v.argv.notes {
+    for n in v.argv.notes.iter().take(SHOWN) {
         let _ = writeln!(s, "  note: {}", one(n));
     }
+    more(&mut s, v.argv.notes.len(), "notes");
     if v.argv.given.is_empty() {
         let _ = writeln!(s, "  (no arguments)");
     }
-    for g in &v.argv.given {
+    for g in v.argv.given.iter().take(SHOWN) {
         let value = g.value.as_deref().map(|x| format!(" {x}")).unwrap_or_default();
         let mark = if g.problems.is_empty() { "ok" } else { "error" };
         let _ = writeln!(s, "  {:<40} {mark}", one(&format!("{}{value}", g.written)));
@@ -50,6 +71,9 @@ pub fn human(v: &Verification) -> String {
             }
         }
     }
+    let rest = v.argv.given.iter().skip(SHOWN);
+    let errors: usize = rest.map(|g| g.problems.len()).sum();
+    more(&mut s, v.argv.given.len(), &format!("arguments, with {errors} more errors"));
     let _ = writeln!(s, "\nunset, so the default applies");
     let width = v.argv.unset.iter().map(|u| u.flag.len()).max().unwrap_or(0);
     for u in &v.argv.unset {
@@ -69,15 +93,18 @@ pub fn human(v: &Verification) -> String {
         None => "looks like no catalogued version: each lacks a name it exports".to_string(),
     };
     let _ = writeln!(s, "  {looks}: {} of {} catalogued names exported", sh.exported, sh.catalogued);
-    for m in &sh.missing {
-        let _ = writeln!(s, "  missing (the build exports it): {m}");
+    for m in sh.missing.iter().take(SHOWN) {
+        let _ = writeln!(s, "  missing (the build exports it): {}", one(m));
     }
-    for m in &sh.extra {
-        let _ = writeln!(s, "  not in the catalogue of {}: {m}", sh.pinned);
+    more(&mut s, sh.missing.len(), "missing");
+    for m in sh.extra.iter().take(SHOWN) {
+        let _ = writeln!(s, "  not in the catalogue of {}: {}", sh.pinned, one(m));
     }
-    for m in &sh.unobserved {
-        let _ = writeln!(s, "  not yet observed (labelled: no series before its first): {m}");
+    more(&mut s, sh.extra.len(), "not in the catalogue");
+    for m in sh.unobserved.iter().take(SHOWN) {
+        let _ = writeln!(s, "  not yet observed (labelled: no series before its first): {}", one(m));
     }
+    more(&mut s, sh.unobserved.len(), "not yet observed");
     if sh.foreign > 0 {
         let names = if sh.foreign == 1 { "name" } else { "names" };
         let _ = writeln!(s, "  {} {names} outside the engine's prefixes, not compared", sh.foreign);
@@ -127,9 +154,25 @@ pub fn verdict(v: &Verification) -> String {
 }
 
 /// The JSON report: the verification, whether it passed, and why not.
+/// Each list holds at most [`SHOWN`] entries; `omitted` counts the rest of
+/// each list cut (`{"argv.given": 12000}`), so a program knows it was cut.
 pub fn json(v: &Verification) -> String {
     let mut value = serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
+    let mut omitted = serde_json::Map::new();
+    for (list, key) in
+        [("argv", "notes"), ("argv", "given"), ("shape", "missing"), ("shape", "unobserved"), ("shape", "extra")]
+    {
+        if let Some(serde_json::Value::Array(a)) = value.get_mut(list).and_then(|l| l.get_mut(key)) {
+            if a.len() > SHOWN {
+                omitted.insert(format!("{list}.{key}"), serde_json::Value::from(a.len() - SHOWN));
+                a.truncate(SHOWN);
+            }
+        }
+    }
     if let serde_json::Value::Object(map) = &mut value {
+        if !omitted.is_empty() {
+            map.insert("omitted".into(), serde_json::Value::Object(omitted));
+        }
         map.insert("passed".into(), serde_json::Value::Bool(v.passed()));
         map.insert("failures".into(), serde_json::Value::from(v.failures()));
         let engaged = v.knobs.iter().filter(|k| k.status == Status::Engaged).count();

@@ -8,6 +8,13 @@ use crate::catalog::model::Catalog;
 use crate::catalog::tag::same_tag;
 
 impl Store {
+    /// The notes for catalogue files that replace the embedded catalogue of
+    /// their tag and differ from it: the file is used, and a reader should
+    /// know that it is not what knobs ships (a pull request may bring one).
+    pub fn differing(&self) -> &[(std::path::PathBuf, String)] {
+        &self.differ
+    }
+
     /// True when `c` was materialised from the embedded history set aside.
     fn in_aside_history(&self, c: &Catalog) -> bool {
         self.aside_history().is_some_and(|h| h.catalog(&c.source.tag).is_some_and(|own| std::ptr::eq(own, c)))

@@ -3,6 +3,7 @@
 //! flag. Lines no reader takes as written are reported as such: spaces
 //! around `=`, a `-` in a key, a key set again (the earlier line is dead). Image pins (`…/radiance:1.0.13`) are collected for version selection.
 
+use std::collections::hash_map::{Entry, HashMap};
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -142,14 +143,32 @@ pub fn scan_text(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<
     scan_lines(text, span, ctx, false, out)
 }
 
+/// An env key as the check for keys set twice compares it; a test counts
+/// the comparisons.
+#[derive(Hash)]
+struct Key<'a>(&'a str);
+
+impl PartialEq for Key<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        #[cfg(test)]
+        tests::COMPARED.with(|c| c.set(c.get() + 1));
+        self.0 == other.0
+    }
+}
+
+impl Eq for Key<'_> {}
+
 /// Scans env lines; in an env file (`file`), the lines no reader takes as
 /// written too (in a runbook, two lines of one key may be two choices).
 fn scan_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, file: bool, out: &mut Scan) {
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bom = text.len() - body.len();
     let mut offset = bom;
-    // Each key's lines, for the keys set more than once.
-    let mut seen: Vec<(String, Vec<(usize, Span)>)> = Vec::new();
+    // Each key's lines, for the keys set more than once, in the order first
+    // met; `index` finds a key's entry (a search of `seen` made a file of n
+    // distinct keys cost n² comparisons).
+    let mut seen: Vec<(&str, Vec<(usize, Span)>)> = Vec::new();
+    let mut index: HashMap<Key<'_>, usize> = HashMap::new();
     for (n, line) in body.split_inclusive('\n').enumerate() {
         let content = line.trim_end_matches(['\n', '\r']);
         let start = offset;
@@ -175,9 +194,12 @@ fn scan_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>
             let end = if spaced_value { raw.start } else { eq + 1 };
             out.refs.push(Ref::EnvLine { problem, span: span(start + key.end, start + end) });
         }
-        match seen.iter_mut().find(|(k, _)| *k == content[key.clone()]) {
-            Some((_, lines)) => lines.push((n + 1, key_span)),
-            None => seen.push((content[key.clone()].to_string(), vec![(n + 1, key_span)])),
+        match index.entry(Key(&content[key.clone()])) {
+            Entry::Occupied(at) => seen[*at.get()].1.push((n + 1, key_span)),
+            Entry::Vacant(slot) => {
+                slot.insert(seen.len());
+                seen.push((&content[key.clone()], vec![(n + 1, key_span)]));
+            }
         }
         let value = (!value.is_empty()).then(|| Value {
             text: Some(value.clone()),
@@ -190,7 +212,8 @@ fn scan_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>
     for (key, lines) in seen.into_iter().filter(|(_, l)| file && l.len() > 1) {
         let last = lines.last().map_or(0, |(n, _)| *n);
         for (_, at) in &lines[..lines.len() - 1] {
-            out.refs.push(Ref::EnvLine { problem: EnvProblem::Duplicate { key: key.clone(), line: last }, span: *at });
+            let problem = EnvProblem::Duplicate { key: key.to_string(), line: last };
+            out.refs.push(Ref::EnvLine { problem, span: *at });
         }
     }
     ctx.metrics.scan(text, span, &mut out.refs);
@@ -200,6 +223,28 @@ fn scan_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Env keys compared by the check for keys set twice.
+        pub(super) static COMPARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// A file of n distinct keys costs about n key comparisons, not n²/2
+    /// (20,000 keys took 5.6 s; `benches/linear.py` times it), and a key
+    /// set twice is still found.
+    #[test]
+    fn distinct_keys_cost_linear_comparisons() {
+        let n = 20_000;
+        let mut text: String = (0..n).map(|i| format!("KEY_{i:06}=v\n")).collect();
+        text.push_str("KEY_000007=w\n");
+        let mut out = Scan::default();
+        COMPARED.with(|c| c.set(0));
+        super::super::test_ctx(|ctx| scan(&text, ctx, &mut out));
+        let compared = COMPARED.with(|c| c.get());
+        assert!(compared <= 2 * n, "{compared} comparisons for {n} keys");
+        let twice = out.refs.iter().filter(|r| matches!(r, Ref::EnvLine { problem: EnvProblem::Duplicate { .. }, .. }));
+        assert_eq!(twice.count(), 1);
+    }
 
     #[test]
     fn env_lines() {

@@ -79,6 +79,11 @@ pub struct Scan {
     pub sections: Vec<Section>,
     /// Files a unit names with `EnvironmentFile=`, as written.
     pub env_files: Vec<String>,
+    /// The distinct PromQL regex matchers read in this file so far (each
+    /// is compiled, twice): at most `promql::MAX_REGEX_MATCHERS`.
+    pub regex_matchers: Vec<String>,
+    /// True once a query was passed over for the budget (and said so).
+    pub regex_budget_spent: bool,
 }
 
 /// A part of a file with its own engine image: its refs are judged against

@@ -22,6 +22,13 @@ const MAX_DEPTH: usize = 128;
 /// byte of a file bounded. Real queries hold tens of operators.
 const MAX_OPERATORS: usize = 500;
 
+/// Most regex matchers (`=~`, `!~`) read in one file. Each is compiled
+/// (by knobs's check, then by the parser): one just under the size bound
+/// costs about 10 ms, so a file of thousands of them stalled the run; past
+/// this budget each later query holding one is passed over, with one note
+/// for the file. Real runbooks hold a handful.
+pub const MAX_REGEX_MATCHERS: usize = 40;
+
 /// Functions over a range vector that a histogram quantile reads through.
 const RANGE_FUNCTIONS: &[&str] =
     &["rate", "irate", "increase", "delta", "idelta", "deriv", "sum_over_time", "avg_over_time", "max_over_time"];
@@ -53,7 +60,25 @@ pub fn scan(
     }
     // The parser compiles each regex matcher with the regex crate's own,
     // far larger bound: one over knobs's is refused before it gets there.
-    for re in regex_matchers(query) {
+    // A matcher met again (a block read whole, then line by line) is not
+    // compiled again: only the file's distinct ones count.
+    let matchers = regex_matchers(query);
+    let mut new: Vec<&String> = matchers.iter().filter(|m| !out.regex_matchers.contains(m)).collect();
+    new.sort();
+    new.dedup();
+    if out.regex_matchers.len() + new.len() > MAX_REGEX_MATCHERS {
+        // Passed over; said once, at the first query over the budget.
+        if !out.regex_budget_spent {
+            out.regex_budget_spent = true;
+            out.notes.push(format!(
+                "line {}: this and later PromQL queries with a regex matcher are not read: the file holds more than {MAX_REGEX_MATCHERS}, the most knobs compiles in one file",
+                span(raw.start, raw.start).line
+            ));
+        }
+        return Ok(());
+    }
+    out.regex_matchers.extend(new.into_iter().cloned());
+    for re in matchers {
         if let Err(why) = crate::catalog::query::pattern_regex(&re) {
             if why.starts_with("compiles to more than") {
                 return Err(format!("the regex `{re}` {why}"));
@@ -415,6 +440,39 @@ mod tests {
             let q = format!("radiance:engine_steps_total{}", " + 1".repeat(450));
             assert!(scan(&q, 0..q.len(), &q, &|_, _| Span::default(), ctx, &mut out).is_ok());
             assert_eq!(operators("a and b OR c unless d{x=\"y\"} - -1"), 6);
+        });
+    }
+
+    /// A file's regex matchers are compiled up to the budget: a query that
+    /// would pass it is not read, one note says so for the file, and a
+    /// matcher met again costs nothing more.
+    #[test]
+    fn regex_matchers_past_the_file_budget_are_passed_over() {
+        crate::lint::scanners::test_ctx(|ctx| {
+            let mut out = Scan::default();
+            let mut read = 0;
+            for i in 0..MAX_REGEX_MATCHERS + 60 {
+                let q = format!("rate({{__name__=~\"radiance:x{i}\\\\w{{5}}\"}}[5m])");
+                let before = out.regex_matchers.len();
+                assert!(scan(&q, 0..q.len(), &q, &|_, _| Span::default(), ctx, &mut out).is_ok(), "{q}");
+                read += usize::from(out.regex_matchers.len() > before);
+                // Read again (a block, then its lines): no more counted.
+                let again = out.regex_matchers.len();
+                let _ = scan(&q, 0..q.len(), &q, &|_, _| Span::default(), ctx, &mut out);
+                assert_eq!(out.regex_matchers.len(), again);
+            }
+            assert_eq!(read, MAX_REGEX_MATCHERS);
+            assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
+            assert!(
+                out.notes[0].contains("this and later PromQL queries with a regex matcher are not read"),
+                "{:?}",
+                out.notes
+            );
+            // A query with no regex matcher is still read.
+            let q = "rate(radiance:engine_steps_total[5m])";
+            let refs = out.refs.len();
+            assert!(scan(q, 0..q.len(), q, &|_, _| Span::default(), ctx, &mut out).is_ok());
+            assert_eq!(out.refs.len(), refs + 1);
         });
     }
 
