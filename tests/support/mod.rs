@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod daemon;
+pub mod lsp;
 pub mod repo;
 pub mod rule_fixtures;
 pub mod run;
