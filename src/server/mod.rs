@@ -50,7 +50,11 @@ pub fn serve(engine: Option<String>) -> Result<(), ServerError> {
     connection.initialize_finish(id, result).map_err(|e| fail(&e))?;
     session::Session::new(engine, encoding).run(&connection).map_err(|e| fail(&e))?;
     drop(connection);
-    threads.join().map_err(|e| fail(&e))
+    // After shutdown, a client that closed its pipes first is no failure.
+    if let Err(e) = threads.join() {
+        eprintln!("knobs server: {e}");
+    }
+    Ok(())
 }
 
 fn capabilities(encoding: Encoding) -> ServerCapabilities {
