@@ -62,6 +62,13 @@ pub enum Command {
     /// Manage the git pre-commit hook.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Run the language server: diagnostics, hover, completion and code actions in an editor, over stdio.
+    ///
+    /// Speaks the Language Server Protocol on standard input and output
+    /// (logs go to standard error). Each file is judged as `knobs lint`
+    /// judges it on disk: the nearest knobs.toml, its pin and settings.
+    /// Set-up for VS Code, Neovim and Helix: docs/editor.md.
+    Server,
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]

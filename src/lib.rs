@@ -18,6 +18,7 @@ pub mod kinds;
 pub mod lint;
 mod pictures;
 pub mod report;
+pub mod server;
 pub mod source;
 pub mod suggest;
 mod syntax;
@@ -113,6 +114,8 @@ fn dispatch(cli: &cli::Cli, io: &mut Run<'_>) -> miette::Result<Outcome> {
     match &cli.command {
         cli::Command::Completions { shell } => return commands::meta::completions(*shell, io),
         cli::Command::Man => return commands::meta::man(io),
+        // The server reads each document's own knobs.toml, as it is opened.
+        cli::Command::Server => return commands::server::run(io),
         _ => {}
     }
     let mut cfg = match &cli.config {
@@ -134,7 +137,7 @@ fn dispatch(cli: &cli::Cli, io: &mut Run<'_>) -> miette::Result<Outcome> {
     // The command line wins over knobs.toml's pin.
     commands::apply_engine(&mut cfg, cli.engine.as_deref());
     match &cli.command {
-        cli::Command::Completions { .. } | cli::Command::Man => unreachable!("handled above"),
+        cli::Command::Completions { .. } | cli::Command::Man | cli::Command::Server => unreachable!("handled above"),
         cli::Command::Lint(a) => commands::lint::run(a, &cfg, io),
         cli::Command::Explain(a) => commands::explain::run(a, &cfg, io),
         cli::Command::Flags(a) => commands::explain::flags(a, &cfg, io),

@@ -14,8 +14,10 @@ fn main() -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     let stdout = std::io::stdout();
     let terminal = stdout.is_terminal();
-    // stderr is not held locked: a worker thread that panics must be able to
-    // say so (holding the lock for the whole run would hang it instead).
-    let code = knobs::run_on(std::env::args_os(), &mut stdout.lock(), &mut std::io::stderr(), &cwd, terminal);
+    // Neither stream is held locked: a worker thread that panics must be
+    // able to say so on stderr, and `knobs server`'s writer thread writes
+    // stdout (holding a lock for the whole run would hang either).
+    let mut stdout = stdout;
+    let code = knobs::run_on(std::env::args_os(), &mut stdout, &mut std::io::stderr(), &cwd, terminal);
     ExitCode::from(code)
 }

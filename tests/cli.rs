@@ -22,6 +22,7 @@ fn help_texts() {
     insta::assert_snapshot!("sync", help(&["sync", "--help"]));
     insta::assert_snapshot!("catalog_show", help(&["catalog", "show", "--help"]));
     insta::assert_snapshot!("catalog_diff", help(&["catalog", "diff", "--help"]));
+    insta::assert_snapshot!("server", help(&["server", "--help"]));
 }
 
 #[test]

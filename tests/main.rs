@@ -10,6 +10,9 @@ mod support;
 // colour, `--version`, completions and man page, `-q`/`-v`, a closed pipe.
 mod cli;
 
+// `knobs server`: a scripted LSP client over stdio, on all three engines.
+mod server;
+
 // The shape of src/: line budgets per file, no two sibling modules
 // importing each other.
 mod structure;

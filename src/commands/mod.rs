@@ -6,6 +6,7 @@ pub mod explain;
 pub mod hook;
 pub mod lint;
 pub mod meta;
+pub mod server;
 pub mod sync;
 pub mod verify;
 

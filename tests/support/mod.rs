@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 pub mod daemon;
 pub mod hostile_pack;
+pub mod lsp;
 pub mod repo;
 pub mod rule_fixtures;
 pub mod run;

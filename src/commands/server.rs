@@ -1,0 +1,16 @@
+//! `knobs server`: the language server, on stdio until the client exits.
+
+use miette::Result;
+
+use super::{Outcome, Run};
+
+pub fn run(io: &mut Run<'_>) -> Result<Outcome> {
+    if let Some(engine) = io.engine.as_deref().filter(|e| !crate::catalog::profile::valid_name(e)) {
+        return Err(miette::miette!(
+            help = "an engine name is letters, digits, `.`, `-` or `_`, e.g. `radiance` or `llama.cpp`",
+            "`{engine}` is not an engine name"
+        ));
+    }
+    crate::server::serve(io.engine.clone())?;
+    Ok(Outcome::Clean)
+}

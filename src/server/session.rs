@@ -1,0 +1,298 @@
+//! The server's loop: open documents and their last findings, a lint
+//! debounced over a burst of changes (only the newest text is linted, once
+//! the client has been quiet for [`DEBOUNCE`]), and each request answered
+//! on its own — a panic in one is caught and answered as an error.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{self as note, Notification as _};
+use lsp_types::request::{self as req, Request as _};
+use lsp_types::{MessageType, PublishDiagnosticsParams, ShowMessageParams, Url};
+
+use super::positions::{self, Encoding};
+use super::workspace::{self, Projects};
+use super::{actions, completion, diagnostics, hover};
+use crate::lint::finding::Finding;
+
+/// How long the client must be quiet after a change before the document
+/// is linted again.
+pub const DEBOUNCE: Duration = Duration::from_millis(15);
+
+type Failure = Box<dyn std::error::Error + Send + Sync>;
+
+struct Doc {
+    text: String,
+    version: i32,
+    findings: Vec<Finding>,
+}
+
+pub struct Session {
+    projects: Projects,
+    encoding: Encoding,
+    docs: HashMap<Url, Doc>,
+    dirty: BTreeSet<Url>,
+    changed_at: Option<Instant>,
+    /// Messages to the client besides answers (a shown explanation).
+    outbox: Vec<Message>,
+}
+
+impl Session {
+    pub fn new(engine: Option<String>, encoding: Encoding) -> Session {
+        Session {
+            projects: Projects::new(engine),
+            encoding,
+            docs: HashMap::new(),
+            dirty: BTreeSet::new(),
+            changed_at: None,
+            outbox: Vec::new(),
+        }
+    }
+
+    /// Serves until the client shuts the server down (or goes away).
+    pub fn run(mut self, c: &Connection) -> Result<(), Failure> {
+        loop {
+            let msg = match self.changed_at {
+                None => match c.receiver.recv() {
+                    Ok(m) => m,
+                    Err(_) => return Ok(()),
+                },
+                Some(t) => match c.receiver.recv_timeout(DEBOUNCE.saturating_sub(t.elapsed())) {
+                    Ok(m) => m,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.publish(c)?;
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                },
+            };
+            match msg {
+                Message::Request(r) => {
+                    if c.handle_shutdown(&r)? {
+                        return Ok(());
+                    }
+                    let answer = self.answer(r);
+                    c.sender.send(answer.into())?;
+                }
+                Message::Notification(n) => self.notified(n),
+                Message::Response(_) => {}
+            }
+            for m in self.outbox.drain(..) {
+                c.sender.send(m)?;
+            }
+        }
+    }
+
+    /// The answer to one request; a panic in it is an error answer.
+    fn answer(&mut self, r: Request) -> Response {
+        let id = r.id.clone();
+        let method = r.method.clone();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.request(r))) {
+            Ok(Ok(value)) => Response::new_ok(id, value),
+            Ok(Err((code, message))) => Response::new_err(id, code as i32, message),
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_default();
+                eprintln!("knobs server: {method} failed: {what}");
+                let message = format!("knobs failed on {method} ({what}): a bug, please report it");
+                Response::new_err(id, ErrorCode::InternalError as i32, message)
+            }
+        }
+    }
+
+    fn request(&mut self, r: Request) -> Result<serde_json::Value, (ErrorCode, String)> {
+        let bad = |e: serde_json::Error| (ErrorCode::InvalidParams, e.to_string());
+        let json = |v: serde_json::Result<serde_json::Value>| v.map_err(|e| (ErrorCode::InternalError, e.to_string()));
+        match r.method.as_str() {
+            req::HoverRequest::METHOD => {
+                let p: lsp_types::HoverParams = serde_json::from_value(r.params).map_err(bad)?;
+                let d = &p.text_document_position_params;
+                let enc = self.encoding;
+                let found = self.with_judged(&d.text_document.uri, |project, judged, text| {
+                    hover::at(project, judged, text, d.position, enc)
+                });
+                json(serde_json::to_value(found.flatten()))
+            }
+            req::Completion::METHOD => {
+                let p: lsp_types::CompletionParams = serde_json::from_value(r.params).map_err(bad)?;
+                let d = &p.text_document_position;
+                let enc = self.encoding;
+                let items = self
+                    .with_judged(&d.text_document.uri, |_, judged, text| completion::at(judged, text, d.position, enc))
+                    .unwrap_or_default();
+                json(serde_json::to_value(items))
+            }
+            req::CodeActionRequest::METHOD => {
+                let p: lsp_types::CodeActionParams = serde_json::from_value(r.params).map_err(bad)?;
+                let uri = &p.text_document.uri;
+                let kind = self.with_judged(uri, |_, judged, _| judged.kind).flatten();
+                let found = self
+                    .docs
+                    .get(uri)
+                    .map(|doc| actions::at(uri, &doc.text, kind, &doc.findings, p.range, self.encoding));
+                json(serde_json::to_value(found.unwrap_or_default()))
+            }
+            req::ExecuteCommand::METHOD => {
+                let p: lsp_types::ExecuteCommandParams = serde_json::from_value(r.params).map_err(bad)?;
+                let code = p.arguments.first().and_then(|a| a.as_str()).unwrap_or_default();
+                let rule = crate::lint::rules::find(code).filter(|_| p.command == actions::EXPLAIN).ok_or((
+                    ErrorCode::InvalidParams,
+                    format!("{} takes a rule code, e.g. KNB001", actions::EXPLAIN),
+                ))?;
+                let text = crate::explain::human(&crate::explain::Topic::Rule(rule));
+                let shown = ShowMessageParams { typ: MessageType::INFO, message: text.clone() };
+                self.outbox.push(Notification::new(note::ShowMessage::METHOD.to_string(), shown).into());
+                Ok(serde_json::Value::String(text))
+            }
+            other => Err((ErrorCode::MethodNotFound, format!("knobs server does not answer {other}"))),
+        }
+    }
+
+    /// Runs `f` with how the document at `uri` is judged; none for a
+    /// document that is not open, not a file, or not judged (its
+    /// knobs.toml broken).
+    fn with_judged<T>(
+        &mut self,
+        uri: &Url,
+        f: impl FnOnce(&workspace::Project, &workspace::Judged<'_>, &str) -> T,
+    ) -> Option<T> {
+        let doc = self.docs.get(uri)?;
+        let path = uri.to_file_path().ok()?;
+        let project = self.projects.of(&path).ok()?;
+        let judged = project.judge(&path, &doc.text).ok()?;
+        Some(f(project, &judged, &doc.text))
+    }
+
+    fn notified(&mut self, n: Notification) {
+        let method = n.method.clone();
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.notification(n)));
+        if caught.is_err() {
+            eprintln!("knobs server: {method} failed: a bug, please report it");
+        }
+    }
+
+    fn notification(&mut self, n: Notification) {
+        match n.method.as_str() {
+            note::DidOpenTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params) else { return };
+                let d = p.text_document;
+                self.docs.insert(d.uri.clone(), Doc { text: d.text, version: d.version, findings: Vec::new() });
+                self.changed(d.uri);
+            }
+            note::DidChangeTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params) else { return };
+                let enc = self.encoding;
+                let Some(doc) = self.docs.get_mut(&p.text_document.uri) else { return };
+                for change in p.content_changes {
+                    match change.range {
+                        None => doc.text = change.text,
+                        Some(r) => {
+                            let (s, e) = (offset(&doc.text, r.start, enc), offset(&doc.text, r.end, enc));
+                            if s <= e && e <= doc.text.len() {
+                                doc.text.replace_range(s..e, &change.text);
+                            }
+                        }
+                    }
+                }
+                doc.version = p.text_document.version;
+                self.changed(p.text_document.uri);
+            }
+            note::DidCloseTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params) else { return };
+                self.docs.remove(&p.text_document.uri);
+                self.dirty.remove(&p.text_document.uri);
+                let cleared =
+                    PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None };
+                self.outbox.push(Notification::new(note::PublishDiagnostics::METHOD.to_string(), cleared).into());
+            }
+            note::DidSaveTextDocument::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params) else { return };
+                if settings_file(&p.text_document.uri) {
+                    self.reread();
+                }
+            }
+            note::DidChangeWatchedFiles::METHOD => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(n.params) else { return };
+                if p.changes.iter().any(|c| settings_file(&c.uri)) {
+                    self.reread();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn changed(&mut self, uri: Url) {
+        self.dirty.insert(uri);
+        self.changed_at = Some(Instant::now());
+    }
+
+    /// knobs.toml or a catalogue changed: read every project again and
+    /// lint every open document.
+    fn reread(&mut self) {
+        self.projects.forget();
+        let all: Vec<Url> = self.docs.keys().cloned().collect();
+        for uri in all {
+            self.changed(uri);
+        }
+    }
+
+    /// Lints the documents changed since the last time, newest text only,
+    /// and sends their diagnostics.
+    fn publish(&mut self, c: &Connection) -> Result<(), Failure> {
+        self.changed_at = None;
+        let enc = self.encoding;
+        for uri in std::mem::take(&mut self.dirty) {
+            let Some(doc) = self.docs.get(&uri) else { continue };
+            let Ok(path) = uri.to_file_path() else { continue };
+            let projects = &mut self.projects;
+            let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                projects.of(&path).and_then(|p| workspace::lint(p, &path, &doc.text))
+            }))
+            .unwrap_or_else(|_| Err("knobs failed on this file: a bug, please report it".to_string()));
+            let (findings, diagnostics) = match linted {
+                Ok(f) => {
+                    let d = f.iter().map(|f| diagnostics::of(f, &doc.text, &uri, enc)).collect();
+                    (f, d)
+                }
+                Err(why) => {
+                    eprintln!("knobs server: {}: {why}", path.display());
+                    (Vec::new(), vec![diagnostics::trouble(&why)])
+                }
+            };
+            let params = PublishDiagnosticsParams { uri: uri.clone(), diagnostics, version: Some(doc.version) };
+            c.sender.send(Notification::new(note::PublishDiagnostics::METHOD.to_string(), params).into())?;
+            if let Some(doc) = self.docs.get_mut(&uri) {
+                doc.findings = findings;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// True for a file whose change changes the settings: knobs.toml, or a
+/// catalogue or overlay (`.toml`, `.json`) in a project.
+fn settings_file(uri: &Url) -> bool {
+    let path: PathBuf = uri.to_file_path().unwrap_or_default();
+    path.file_name().is_some_and(|n| n == crate::config::FILE_NAME)
+        || path.extension().is_some_and(|e| e == "toml" || e == "json")
+}
+
+/// The byte offset of an LSP position in `text`.
+fn offset(text: &str, pos: lsp_types::Position, enc: Encoding) -> usize {
+    let mut at = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if i == pos.line as usize {
+            let l = line.strip_suffix('\n').unwrap_or(line);
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            return at + positions::byte_index(l, pos.character, enc);
+        }
+        at += line.len();
+    }
+    text.len()
+}
