@@ -56,6 +56,19 @@ CPP_SHAPES = {
     # The same, each branch refusing a value with a message that lists members.
     "else if chain of refusals": lambda n: "void r(std::string a, std::string v) {\n  if (a == \"--opt-0\") { x = 0; }\n"
     + "".join(f"  else if (a == \"--opt-{i}\") {{ if (v != \"on\" && v != \"off\") throw std::invalid_argument(\"--opt-{i}: expected one of: on, off\"); }}\n" for i in range(1, n)) + "}\n",
+    # An if nested in an if, each level reading its own flag (issue 29).
+    "nested if": lambda n: "void n(std::string a) {\n"
+    + "".join(f"if (a == \"--opt-{i}\") {{ x = std::stoi(v);\n" for i in range(n)) + "}" * n + "\n}\n",
+    # The same, each level refusing a value with a message that lists members.
+    "nested if of refusals": lambda n: "void m(std::string a, std::string v) {\n"
+    + "".join(f"if (a == \"--opt-{i}\") {{ if (v != \"on\" && v != \"off\") throw std::invalid_argument("
+              "\"expected one of: on, off\");\n" for i in range(n)) + "}" * n + "\n}\n",
+    # One flag chosen by a chain of conditions: a ? b : c ? d : ...
+    "ternary chain": lambda n: "void t(std::string a) {\n  x = "
+    + "".join(f"a == \"--opt-{i}\" ? {i} : " for i in range(n)) + "0;\n}\n",
+    # The same nested by parentheses: (a ? (b ? ... : 1) : 0)
+    "nested parenthesised ternaries": lambda n: "void u(std::string a) {\n  x = "
+    + "".join(f"(a == \"--opt-{i}\" ? " for i in range(n)) + "1" + "".join(f" : {i})" for i in range(n)) + ";\n}\n",
     # One option with a great many spellings in one condition.
     "|| chain": lambda n: "void h(std::string a) {\n  if (" + " || ".join(f'a == "--alias-{i}"' for i in range(n))
     + ") { y = 1; }\n}\n",

@@ -478,6 +478,61 @@ fn a_deep_else_if_chain_syncs() {
     assert!(r.stdout.starts_with("out/radiance/v1.toml: 20000 flags (0 enums), 0 metrics"), "{}", r.stdout);
 }
 
+/// Syncs one hostile `core/config.cpp` from a scratch repository.
+fn sync_one(text: &str) -> support::Output {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    hostile_repo(&tmp.path().join("h.git"), &[text.as_bytes()], &[("core/config.cpp".to_string(), 0)]);
+    knobs(tmp.path(), &["sync", "--repo", "h.git", "--tag", "v1", "--out", "out"])
+}
+
+/// 20,000 `if`s nested in one another, each reading its own flag and (in
+/// the second file) refusing a value that is not `on` or `off` with a
+/// message that names no flag: every flag and every member set is found.
+/// Each body used to be walked whole, through all the `if`s inside it
+/// (quadratic: 2,000 levels took 9 s, 20,000 did not finish in minutes).
+#[test]
+fn deeply_nested_ifs_sync() {
+    let n = 20_000;
+    let mut reads = String::from("void n(std::string a) {\n");
+    let mut refusals = String::from("void m(std::string a, std::string v) {\n");
+    for i in 0..n {
+        reads.push_str(&format!("if (a == \"--opt-{i}\") {{ x = std::stoi(v);\n"));
+        refusals.push_str(&format!(
+            "if (a == \"--opt-{i}\") {{ if (v != \"on\" && v != \"off\") throw std::invalid_argument(\"expected one of: on, off\");\n"
+        ));
+    }
+    for text in [&mut reads, &mut refusals] {
+        text.push_str(&"}".repeat(n));
+        text.push_str("\n}\n");
+    }
+    let r = sync_one(&reads);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("out/radiance/v1.toml: 20000 flags (0 enums), 0 metrics"), "{}", r.stdout);
+    let r = sync_one(&refusals);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("out/radiance/v1.toml: 20000 flags (20000 enums), 0 metrics"), "{}", r.stdout);
+}
+
+/// A 20,000-link ternary chain (`a == "--opt-0" ? 0 : a == "--opt-1" ? …`)
+/// and 20,000 ternaries nested in parentheses sync, each literal's climb
+/// to its statement remembered (it was climbed once per literal).
+#[test]
+fn long_ternary_chains_sync() {
+    let n = 20_000;
+    let chain: String = (0..n).map(|i| format!("a == \"--opt-{i}\" ? {i} : ")).collect();
+    let open: String = (0..n).map(|i| format!("(a == \"--opt-{i}\" ? ")).collect();
+    let close: String = (0..n).map(|i| format!(" : {i})")).collect();
+    for body in [format!("{chain}0"), format!("{open}1{close}")] {
+        let text = format!("void t(std::string a) {{\n  x = {body};\n}}\n{TAIL}");
+        let r = sync_one(&text);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.starts_with("out/radiance/v1.toml: 1 flags (0 enums), 0 metrics"), "{}", r.stdout);
+    }
+}
+
+/// A parse loop after a hostile shape: the flag it reads is still found.
+const TAIL: &str = "int parse(int argc, char** argv) {\n  for (int i = 1; i < argc; i++) {\n    std::string a = argv[i];\n    if (a == \"--port\") { port = std::stoi(argv[++i]); }\n  }\n  return 0;\n}\n";
+
 // ---- Reading outside the repository, and printing it ----
 
 const SECRET: &str = "hunter2-ci-token";

@@ -82,7 +82,7 @@ pub(crate) fn candidates(p: &Parsed<'_>) -> Vec<Candidate> {
         let mut c = Candidate { rank: 1, line: line(node), ..Candidate::default() };
         // The spellings taken so far: one condition may hold thousands.
         let mut spelled = rustc_hash::FxHashSet::default();
-        for n in cst::preorder(cond) {
+        for &n in p.subtree(cond) {
             if !cst::is_string(n) || !in_comparison(p, n) {
                 continue;
             }
@@ -157,7 +157,9 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
     let mut auto = false;
     let mut consumes = false;
     let mut sets_true = false;
-    for n in cst::preorder(body) {
+    // Read up to the first nested if-chain only: in `if (…) { if (…) { … } }`
+    // nested 20,000 deep, each body is read to its inner `if`, not through.
+    for &n in p.subtree(body) {
         match n.kind_name() {
             // a nested if-chain belongs to its own flags
             "if_statement" if n != body && has_flag_comparison(p, n) => break,
@@ -229,7 +231,7 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
 
 fn has_flag_comparison(p: &Parsed<'_>, stmt: Node<'_>) -> bool {
     let Some(cond) = stmt.child_by_field_name("condition") else { return false };
-    cst::preorder(cond).into_iter().any(|n| {
+    p.subtree(cond).iter().any(|&n| {
         cst::is_string(n)
             && string_value(n, p.src).is_some_and(|s| matches!(looks(&s), Looks::Flag | Looks::Short))
             && in_comparison(p, n)

@@ -26,6 +26,7 @@ mod preprocess;
 pub mod queries;
 mod query_budget;
 mod reader;
+mod reject;
 pub mod roles;
 mod rows;
 mod setters;

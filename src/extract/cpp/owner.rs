@@ -116,13 +116,18 @@ impl<'t> Owners<'t> {
         best.cloned()
     }
 
+    /// The first flag a message names, by a spelling of it.
+    pub(crate) fn named(&self, msg: &str) -> Option<String> {
+        static FLAG: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"--[A-Za-z0-9][A-Za-z0-9_.-]*").expect("valid regex"));
+        FLAG.find_iter(msg).find_map(|m| self.by_spelling(m.as_str()))
+    }
+
     /// The flag a validator at `node` belongs to: one its message names,
     /// else the innermost enclosing branch whose condition names one, else
     /// the function it sits in.
     pub(crate) fn owner(&mut self, p: &Parsed<'t>, node: Node<'t>, msg: &str) -> Option<String> {
-        static FLAG: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"--[A-Za-z0-9][A-Za-z0-9_.-]*").expect("valid regex"));
-        if let Some(found) = FLAG.find_iter(msg).find_map(|m| self.by_spelling(m.as_str())) {
+        if let Some(found) = self.named(msg) {
             return Some(found);
         }
         // Every node passed has the climb's answer: it depends only on the

@@ -32,6 +32,9 @@ pub(crate) struct Parsed<'s> {
     pub nodes: Vec<tree_sitter::Node<'s>>,
     /// Each node's parent as an index into `nodes` (the root's is itself).
     parents: Vec<usize>,
+    /// Where each node's subtree ends in `nodes` (exclusive): a node and
+    /// its descendants are `nodes[i..ends[i]]`.
+    ends: Vec<usize>,
     /// A node's index in `nodes`, by its id: made on the first `parent` call.
     index: std::sync::OnceLock<rustc_hash::FxHashMap<usize, usize>>,
 }
@@ -60,14 +63,59 @@ impl<'s> Parsed<'s> {
                 stack.pop();
             }
         }
-        Parsed { path: &file.path, src: &file.masked, tree, nodes, parents, index: std::sync::OnceLock::new() }
+        // Children come after their parent: read backwards, every subtree
+        // is complete before its parent takes its end.
+        let mut ends: Vec<usize> = (1..=nodes.len()).collect();
+        for i in (1..nodes.len()).rev() {
+            ends[parents[i]] = ends[parents[i]].max(ends[i]);
+        }
+        Parsed { path: &file.path, src: &file.masked, tree, nodes, parents, ends, index: std::sync::OnceLock::new() }
+    }
+
+    fn index_of(&self, node: tree_sitter::Node<'s>) -> Option<usize> {
+        let index = self.index.get_or_init(|| self.nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect());
+        index.get(&node.id()).copied()
+    }
+
+    /// A node and its descendants, depth first, in source order: a slice of
+    /// the file's walk, so a reader that stops early pays only for what it
+    /// read (a fresh walk of a deep body costs the whole body every time).
+    pub fn subtree(&self, node: tree_sitter::Node<'s>) -> &[tree_sitter::Node<'s>] {
+        match self.index_of(node) {
+            Some(i) => &self.nodes[i..self.ends[i]],
+            None => &[],
+        }
+    }
+
+    /// For every node (by its place in `nodes`), the first node of its
+    /// subtree, depth first, that `own` holds for: one pass over the file,
+    /// where asking each node of a nested shape would read its subtree again.
+    pub fn first_in_subtrees(&self, mut own: impl FnMut(tree_sitter::Node<'s>) -> bool) -> Vec<Option<usize>> {
+        let mut out: Vec<Option<usize>> = vec![None; self.nodes.len()];
+        for i in (0..self.nodes.len()).rev() {
+            if own(self.nodes[i]) {
+                out[i] = Some(i);
+                continue;
+            }
+            let mut child = i + 1;
+            while child < self.ends[i] && out[i].is_none() {
+                out[i] = out[child];
+                child = self.ends[child];
+            }
+        }
+        out
+    }
+
+    /// `first_in_subtrees`' answer for one node.
+    pub fn first_at(&self, answers: &[Option<usize>], node: tree_sitter::Node<'s>) -> Option<tree_sitter::Node<'s>> {
+        let found = self.index_of(node).and_then(|i| answers.get(i).copied().flatten())?;
+        self.nodes.get(found).copied()
     }
 
     /// A node's parent, looked up rather than searched for from the root
     /// (as `Node::parent` does).
     pub fn parent(&self, node: tree_sitter::Node<'s>) -> Option<tree_sitter::Node<'s>> {
-        let index = self.index.get_or_init(|| self.nodes.iter().enumerate().map(|(i, n)| (n.id(), i)).collect());
-        let i = *index.get(&node.id())?;
+        let i = self.index_of(node)?;
         (i != 0).then(|| self.nodes[self.parents[i]])
     }
 

@@ -6,64 +6,17 @@
 
 use std::collections::BTreeMap;
 
-use regex::Regex;
-use std::sync::LazyLock;
 use tree_sitter::Node;
 
 use super::node_kind::KindName;
 
 use super::candidate::Candidate;
-use super::cst::{self, call_name, line, message_value, string_value, text};
+use super::cst::{self, line, message_value, string_value, text};
 use super::owner::Owners;
 use super::parsed::{Parsed, Warning};
+use super::reject::Rejects;
 use super::text::members_in_message;
 use crate::catalog::model::MembersFrom;
-
-/// True when a node sits where a value is refused: a throw, a return, an
-/// error-reporting call, or a write to stderr.
-fn in_reject_context(p: &Parsed<'_>, node: Node<'_>) -> bool {
-    let src = p.src;
-    static REJECT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)err|fail|die|reject|invalid|bad|abort|panic|fatal|raise|throw|exception|refuse|usage_?error|status|bail|complain")
-            .expect("valid regex")
-    });
-    let mut cur = p.parent(node);
-    while let Some(n) = cur {
-        match n.kind_name() {
-            "throw_statement" | "return_statement" => return true,
-            "call_expression" => {
-                let name = call_name(n, src).unwrap_or("");
-                if REJECT.is_match(name) {
-                    return true;
-                }
-                if matches!(name, "fprintf" | "fputs" | "vfprintf" | "fmt::print" | "print")
-                    && text(n, src).contains("stderr")
-                {
-                    return true;
-                }
-            }
-            "binary_expression" => {
-                let t = text(n, src).trim_start();
-                if t.starts_with("std::cerr")
-                    || t.starts_with("cerr")
-                    || t.starts_with("LOG(ERROR")
-                    || t.starts_with("LOG(FATAL")
-                {
-                    return true;
-                }
-            }
-            "expression_statement" | "compound_statement" | "function_definition" | "declaration" => return false,
-            // Past a statement or a clause (`if`, `else`, a condition) no
-            // expression holds the node any more: what lies above are
-            // statements up to a block, none of them a refusal. Stopping
-            // here keeps a 30,000-branch `else if` chain linear.
-            k if k.ends_with("_statement") || k.ends_with("_clause") || k == "for_range_loop" => return false,
-            _ => {}
-        }
-        cur = p.parent(n);
-    }
-    false
-}
 
 /// The whole message expression a string piece belongs to.
 /// The outermost expression a string piece is part of (through `+`,
@@ -104,6 +57,7 @@ pub(crate) fn attach_members<'t>(p: &Parsed<'t>, flags: &mut BTreeMap<String, Ca
     let mut roots = std::collections::HashMap::new();
     let mut found: Vec<(String, Vec<String>, MembersFrom)> = Vec::new();
     let mut owners = Owners::new(flags);
+    let mut rejects = Rejects::new(p.src);
     for node in p.nodes() {
         if !cst::is_string(node) || p.parent(node).is_some_and(|n| n.kind_name() == "concatenated_string") {
             continue;
@@ -112,7 +66,7 @@ pub(crate) fn attach_members<'t>(p: &Parsed<'t>, flags: &mut BTreeMap<String, Ca
         if !seen.insert(root.id()) {
             continue;
         }
-        if !in_reject_context(p, root) {
+        if !rejects.holds(p, root) {
             continue;
         }
         let msg = message_value(root, p.src);
@@ -135,7 +89,7 @@ pub(crate) fn attach_members<'t>(p: &Parsed<'t>, flags: &mut BTreeMap<String, Ca
     }
     // A flag's message outranks its comparisons; the first comparison wins.
     let mut taken: rustc_hash::FxHashSet<String> = found.iter().map(|(f, _, _)| f.clone()).collect();
-    for cmp in comparison_sets(p, flags, &mut owners) {
+    for cmp in comparison_sets(p, flags, &mut owners, &mut rejects) {
         if taken.insert(cmp.0.clone()) {
             found.push(cmp);
         }
@@ -157,8 +111,14 @@ fn comparison_sets<'t>(
     p: &Parsed<'t>,
     flags: &BTreeMap<String, Candidate>,
     owners: &mut Owners<'t>,
+    rejects: &mut Rejects,
 ) -> Vec<(String, Vec<String>, MembersFrom)> {
     let mut out = Vec::new();
+    // Whether a body refuses, and the first flag its strings name, for
+    // every body at once: asked of each `if` of a nested shape, a scan of
+    // its body would read every inner `if` again.
+    let mut refusing: Option<Vec<Option<usize>>> = None;
+    let mut naming: Option<Vec<Option<usize>>> = None;
     for node in p.nodes() {
         if node.kind_name() != "if_statement" {
             continue;
@@ -187,16 +147,20 @@ fn comparison_sets<'t>(
         if members.len() < 2 {
             continue;
         }
-        let refuses = cst::preorder(body).into_iter().any(|n| {
-            matches!(n.kind_name(), "throw_statement" | "return_statement")
-                || (n.kind_name() == "call_expression" && in_reject_context(p, n))
-                || (cst::is_string(n) && in_reject_context(p, n))
+        let refuses = refusing.get_or_insert_with(|| {
+            p.first_in_subtrees(|n| {
+                matches!(n.kind_name(), "throw_statement" | "return_statement")
+                    || ((n.kind_name() == "call_expression" || cst::is_string(n)) && rejects.holds(p, n))
+            })
         });
-        if !refuses {
+        if p.first_at(refuses, body).is_none() {
             continue;
         }
-        let said: String =
-            cst::preorder(body).into_iter().filter_map(|n| string_value(n, p.src)).collect::<Vec<_>>().join(" ");
+        // The first string of the body (depth first) that names a flag.
+        let names = naming.get_or_insert_with(|| {
+            p.first_in_subtrees(|n| string_value(n, p.src).is_some_and(|s| owners.named(&s).is_some()))
+        });
+        let said = p.first_at(names, body).and_then(|n| string_value(n, p.src)).unwrap_or_default();
         let flag = owners.owner(p, node, &said).or_else(|| owners.compared_local(p, cond, flags));
         if let Some(flag) = flag {
             out.push((
