@@ -63,6 +63,12 @@ CPP_SHAPES = {
     "nested if of refusals": lambda n: "void m(std::string a, std::string v) {\n"
     + "".join(f"if (a == \"--opt-{i}\") {{ if (v != \"on\" && v != \"off\") throw std::invalid_argument("
               "\"expected one of: on, off\");\n" for i in range(n)) + "}" * n + "\n}\n",
+    # Refusals nested in one function that name no flag: each condition's
+    # flag is found through a local (`v = get("--opt-0")`), whose function
+    # was climbed to once per level.
+    "nested refusals of a local": lambda n: "void k(Flags& fs) {\n  const std::string v = fs.get(\"--opt-0\");\n"
+    + "".join(f"if (v != \"on{i}\" && v != \"off{i}\") {{ fail(\"expected one of: on{i}, off{i}\");\n" for i in range(n))
+    + "}" * n + "\n}\n",
     # One flag chosen by a chain of conditions: a ? b : c ? d : ...
     "ternary chain": lambda n: "void t(std::string a) {\n  x = "
     + "".join(f"a == \"--opt-{i}\" ? {i} : " for i in range(n)) + "0;\n}\n",

@@ -33,6 +33,8 @@ pub(crate) struct Owners<'t> {
     climbs: FxHashMap<usize, Option<String>>,
     /// A function's locals: name → (start, the flag its initializer names).
     locals: FxHashMap<usize, FxHashMap<&'t str, (usize, Option<String>)>>,
+    /// The function holding a node, for every node a climb to it passed.
+    functions: FxHashMap<usize, Option<Node<'t>>>,
 }
 
 fn spelling(s: &str) -> String {
@@ -52,6 +54,7 @@ impl<'t> Owners<'t> {
             longest: 0,
             climbs: FxHashMap::default(),
             locals: FxHashMap::default(),
+            functions: FxHashMap::default(),
         };
         for (k, c) in flags {
             for s in std::iter::once(k).chain(&c.aliases) {
@@ -167,20 +170,36 @@ impl<'t> Owners<'t> {
     /// `const auto& m = fs.get("--mode"); if (m != "a" && ...)`. The first
     /// local (in source order, before the condition) of a compared name that
     /// has no initializer or whose initializer names a flag decides.
+    /// The function definition holding `node` (above it, not itself). A
+    /// climb remembers its answer for every node it passes, so conditions
+    /// nested thousands deep cost one climb in all, not one each.
+    pub(crate) fn function_of(&mut self, p: &Parsed<'t>, node: Node<'t>) -> Option<Node<'t>> {
+        let mut passed = Vec::new();
+        let mut scope = p.parent(node);
+        let found = loop {
+            let Some(s) = scope else { break None };
+            if let Some(known) = self.functions.get(&s.id()) {
+                break *known;
+            }
+            if s.kind_name() == "function_definition" {
+                break Some(s);
+            }
+            passed.push(s.id());
+            scope = p.parent(s);
+        };
+        for id in passed {
+            self.functions.insert(id, found);
+        }
+        found
+    }
+
     pub(crate) fn compared_local(
         &mut self,
         p: &Parsed<'t>,
         cond: Node<'t>,
         flags: &BTreeMap<String, Candidate>,
     ) -> Option<String> {
-        let mut scope = p.parent(cond);
-        while let Some(s) = scope {
-            if s.kind_name() == "function_definition" {
-                break;
-            }
-            scope = p.parent(s);
-        }
-        let scope = scope?;
+        let scope = self.function_of(p, cond)?;
         let locals = self.locals.entry(scope.id()).or_insert_with(|| {
             let mut out: FxHashMap<&'t str, (usize, Option<String>)> = FxHashMap::default();
             for decl in cst::preorder(scope) {
@@ -265,5 +284,36 @@ mod tests {
             assert_eq!(o.mentioned(t), scan, "{t}");
         }
         assert_eq!(o.by_spelling("--max_seqs").as_deref(), Some("--max-seqs"));
+    }
+
+    /// The remembered function of a node is the one a fresh climb finds, in
+    /// whatever order nodes are asked (nested bodies, a lambda, top level).
+    #[test]
+    fn the_remembered_function_agrees_with_a_climb() {
+        use crate::extract::cpp::parsed::parse;
+        use crate::extract::cpp::SourceFile;
+        let shapes = [
+            "int g;\nvoid f(int a) { if (a) { if (a > 1) { if (a > 2) { x(); } } } }\nvoid h() { auto l = [](int b) { if (b) {} }; }\n",
+            "struct S { void m() { while (1) { if (c) break; } } };\n",
+        ];
+        for shape in shapes {
+            let file = SourceFile::new("core/config.cpp", shape);
+            let tree = parse(&file).expect("parses");
+            let p = Parsed::new(&file, &tree);
+            let climb = |n: Node<'_>| {
+                let mut s = p.parent(n);
+                while let Some(x) = s.filter(|x| x.kind_name() != "function_definition") {
+                    s = p.parent(x);
+                }
+                s.map(|x| x.id())
+            };
+            let nodes: Vec<Node<'_>> = p.nodes().collect();
+            let mut forwards = Owners::new(&flags(&[]));
+            let mut backwards = Owners::new(&flags(&[]));
+            for (n, m) in nodes.iter().zip(nodes.iter().rev()) {
+                assert_eq!(forwards.function_of(&p, *n).map(|x| x.id()), climb(*n), "{shape}: {}", n.kind_name());
+                assert_eq!(backwards.function_of(&p, *m).map(|x| x.id()), climb(*m), "{shape}: {}", m.kind_name());
+            }
+        }
     }
 }
