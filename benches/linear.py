@@ -69,6 +69,11 @@ CPP_SHAPES = {
     "nested refusals of a local": lambda n: "void k(Flags& fs) {\n  const std::string v = fs.get(\"--opt-0\");\n"
     + "".join(f"if (v != \"on{i}\" && v != \"off{i}\") {{ fail(\"expected one of: on{i}, off{i}\");\n" for i in range(n))
     + "}" * n + "\n}\n",
+    # In a flag's branch: nested subscripts, and a right-nested assignment chain.
+    "nested subscripts in a branch": lambda n: "void s(std::string a) {\n  if (a == \"--opt-0\") { x = "
+    + "v[" * n + "0" + "]" * n + "; }\n}\n",
+    "assignment chain in a branch": lambda n: "void c(std::string a) {\n  if (a == \"--opt-0\") { "
+    + "".join(f"x{i} = " for i in range(n)) + "std::stoi(v); }\n}\n",
     # One flag chosen by a chain of conditions: a ? b : c ? d : ...
     "ternary chain": lambda n: "void t(std::string a) {\n  x = "
     + "".join(f"a == \"--opt-{i}\" ? {i} : " for i in range(n)) + "0;\n}\n",

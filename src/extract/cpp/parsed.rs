@@ -37,6 +37,8 @@ pub(crate) struct Parsed<'s> {
     ends: Vec<usize>,
     /// A node's index in `nodes`, by its id: made on the first `parent` call.
     index: std::sync::OnceLock<rustc_hash::FxHashMap<usize, usize>>,
+    /// Every offset where `++` starts (overlapping ones too), in order.
+    increments: Vec<usize>,
 }
 
 impl<'s> Parsed<'s> {
@@ -69,7 +71,18 @@ impl<'s> Parsed<'s> {
         for i in (1..nodes.len()).rev() {
             ends[parents[i]] = ends[parents[i]].max(ends[i]);
         }
-        Parsed { path: &file.path, src: &file.masked, tree, nodes, parents, ends, index: std::sync::OnceLock::new() }
+        let b = file.masked.as_bytes();
+        let increments = (0..b.len().saturating_sub(1)).filter(|&i| b[i] == b'+' && b[i + 1] == b'+').collect();
+        let index = std::sync::OnceLock::new();
+        Parsed { path: &file.path, src: &file.masked, tree, nodes, parents, ends, index, increments }
+    }
+
+    /// True when the node's text holds `++`: found in the file's list of
+    /// them, not by reading the text (`v[v[v[…]]]` nested thousands deep
+    /// read every level's text again).
+    pub fn holds_increment(&self, n: tree_sitter::Node<'s>) -> bool {
+        let at = self.increments.partition_point(|&i| i < n.start_byte());
+        self.increments.get(at).is_some_and(|&i| i + 2 <= n.end_byte())
     }
 
     fn index_of(&self, node: tree_sitter::Node<'s>) -> Option<usize> {
