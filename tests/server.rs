@@ -186,3 +186,21 @@ fn a_bad_request_is_an_error_answer_and_the_server_goes_on() {
     assert_eq!(d.iter().map(placed).collect::<Vec<_>>(), [("KNB001".to_string(), 0, 1, 19)]);
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn neovim_07s_stop_then_quit_exits_0_and_exit_without_shutdown_exits_1() {
+    let t = tree(&[("knobs.toml", b"[pin]\nengine = \"radiance\"\ntag = \"v1.8.1\"\n")]);
+    // Neovim 0.7's stop_client, then its quit: `shutdown` twice, then `exit`.
+    let (mut c, _) = Client::start(t.path(), &[], &[]);
+    assert_eq!(c.request("shutdown", Value::Null)["result"], Value::Null);
+    let late = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///x.md" }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(late["error"]["code"], -32600);
+    assert_eq!(late["error"]["message"], "knobs server is shutting down: textDocument/hover not answered");
+    assert_eq!(c.shutdown(), 0);
+    // `exit` with no `shutdown` before it: 1, as LSP says.
+    let (c, _) = Client::start(t.path(), &[], &[]);
+    assert_eq!(c.exit(), 1);
+}

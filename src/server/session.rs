@@ -38,6 +38,17 @@ pub struct Session {
     changed_at: Option<Instant>,
     /// Messages to the client besides answers (a shown explanation).
     outbox: Vec<Message>,
+    /// The client has asked `shutdown`.
+    shut_down: bool,
+}
+
+/// How a session ended: `Clean` after `shutdown` (then `exit`, or the
+/// client closing the pipe), `Abrupt` when it ended without `shutdown`.
+/// LSP: exit code 0 for the first, 1 for the second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    Clean,
+    Abrupt,
 }
 
 impl Session {
@@ -49,16 +60,21 @@ impl Session {
             dirty: BTreeSet::new(),
             changed_at: None,
             outbox: Vec::new(),
+            shut_down: false,
         }
     }
 
-    /// Serves until the client shuts the server down (or goes away).
-    pub fn run(mut self, c: &Connection) -> Result<(), Failure> {
+    /// Serves until the client says `exit` (or goes away). A `shutdown`
+    /// is answered each time it is asked (Neovim 0.7 asks twice when it
+    /// stops a client and quits), and any other request after it is an
+    /// error, as LSP says.
+    pub fn run(mut self, c: &Connection) -> Result<Ended, Failure> {
         loop {
+            let gone = if self.shut_down { Ended::Clean } else { Ended::Abrupt };
             let msg = match self.changed_at {
                 None => match c.receiver.recv() {
                     Ok(m) => m,
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(gone),
                 },
                 Some(t) => match c.receiver.recv_timeout(DEBOUNCE.saturating_sub(t.elapsed())) {
                     Ok(m) => m,
@@ -66,17 +82,24 @@ impl Session {
                         self.publish(c)?;
                         continue;
                     }
-                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                    Err(RecvTimeoutError::Disconnected) => return Ok(gone),
                 },
             };
             match msg {
+                Message::Request(r) if r.method == req::Shutdown::METHOD => {
+                    self.shut_down = true;
+                    self.changed_at = None;
+                    c.sender.send(Response::new_ok(r.id, ()).into())?;
+                }
+                Message::Request(r) if self.shut_down => {
+                    let message = format!("knobs server is shutting down: {} not answered", r.method);
+                    c.sender.send(Response::new_err(r.id, ErrorCode::InvalidRequest as i32, message).into())?;
+                }
                 Message::Request(r) => {
-                    if c.handle_shutdown(&r)? {
-                        return Ok(());
-                    }
                     let answer = self.answer(r);
                     c.sender.send(answer.into())?;
                 }
+                Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(gone),
                 Message::Notification(n) => self.notified(n),
                 Message::Response(_) => {}
             }

@@ -136,6 +136,11 @@ impl Client {
     pub fn shutdown(mut self) -> i32 {
         let r = self.request("shutdown", Value::Null);
         assert_eq!(r["result"], Value::Null, "{r}");
+        self.exit()
+    }
+
+    /// `exit` (with or without a `shutdown` before); the server's exit status.
+    pub fn exit(mut self) -> i32 {
         self.notify("exit", Value::Null);
         drop(self.stdin);
         let deadline = Instant::now() + WAIT;
