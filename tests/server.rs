@@ -143,6 +143,18 @@ fn a_llama_cpp_script_is_judged_by_its_engine() {
     assert_eq!(c.diagnostics(&doc, 3), Vec::<Value>::new());
     let hover = c.at("textDocument/hover", &doc, 1, 26);
     assert!(hover["contents"]["value"].as_str().is_some_and(|s| s.contains("--ctx-size")), "{hover}");
+    // Each binary its own options (as KNB010 judges): the server's `--host`
+    // is not offered to llama-cli, the client's `--conversation` not to
+    // llama-server; a shared `--ctx-size` to both.
+    let offered = |c: &mut Client, version: i64, line: &str| {
+        c.change(&doc, version, &format!("#!/bin/sh\n{line}"));
+        labels(&c.at("textDocument/completion", &doc, 1, line.chars().count() as u32))
+    };
+    assert_eq!(offered(&mut c, 4, "llama-server -m m.gguf --hos"), ["--host"]);
+    assert_eq!(offered(&mut c, 5, "llama-cli -m m.gguf --hos"), Vec::<String>::new());
+    assert_eq!(offered(&mut c, 6, "llama-cli -m m.gguf --conversatio"), ["--conversation"]);
+    assert_eq!(offered(&mut c, 7, "llama-server -m m.gguf --conversatio"), Vec::<String>::new());
+    assert!(offered(&mut c, 8, "llama-cli -m m.gguf --ctx-si").contains(&"--ctx-size".to_string()));
     assert_eq!(c.shutdown(), 0);
 }
 
