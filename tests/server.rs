@@ -216,3 +216,17 @@ fn neovim_07s_stop_then_quit_exits_0_and_exit_without_shutdown_exits_1() {
     let (c, _) = Client::start(t.path(), &[], &[]);
     assert_eq!(c.exit(), 1);
 }
+
+#[test]
+fn a_request_past_its_deadline_is_an_error_and_the_server_goes_on() {
+    let md = "radiance --che";
+    let t = tree(&[("knobs.toml", b"[pin]\nengine = \"radiance\"\ntag = \"v1.8.1\"\n"), ("run.md", md.as_bytes())]);
+    let (mut c, _) = Client::start_with(t.path(), &[], &[], &[("KNOBS_SERVER_DEADLINE_MS", "0")]);
+    let doc = uri(&t.path().join("run.md"));
+    c.open(&doc, "markdown", md);
+    let params = json!({ "textDocument": { "uri": doc }, "position": { "line": 0, "character": 14 } });
+    let late = c.request("textDocument/completion", params);
+    assert_eq!(late["error"]["code"], -32800, "{late}");
+    assert_eq!(late["error"]["message"], "knobs server: no answer within 0 ms; the work was dropped");
+    assert_eq!(c.shutdown(), 0);
+}

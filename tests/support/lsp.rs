@@ -26,8 +26,14 @@ impl Client {
     /// Starts `knobs server` in `cwd` (extra `args` before `server`) and
     /// initializes it, offering `encodings` as position encodings.
     pub fn start(cwd: &Path, args: &[&str], encodings: &[&str]) -> (Client, Value) {
+        Client::start_with(cwd, args, encodings, &[])
+    }
+
+    /// [`Client::start`] with `env` set for the server.
+    pub fn start_with(cwd: &Path, args: &[&str], encodings: &[&str], env: &[(&str, &str)]) -> (Client, Value) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_knobs"))
             .args(args)
+            .envs(env.iter().copied())
             .arg("server")
             .current_dir(cwd)
             .stdin(Stdio::piped())
