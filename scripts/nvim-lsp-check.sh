@@ -3,6 +3,8 @@
 # later): opens a radiance runbook with an invented flag, waits for the
 # KNB001 diagnostic, hovers a real flag (its help from the catalogue) and
 # asks for completion after `radiance --che` (`--checkpoint-policy`).
+# Then stops it as an editor does (stop_client, then quit: Neovim 0.7 asks
+# `shutdown` twice, then `exit`) and checks the server exits 0.
 # Exit 0 when every answer is right, 1 otherwise.
 # Usage: scripts/nvim-lsp-check.sh [KNOBS_BINARY]   (default: knobs on PATH)
 set -eu
@@ -23,12 +25,17 @@ radiance --checkpoint-polcy tip-only --max-num-seqs 2
 radiance --che
 ```
 MD
+# The server's exit status, written when it ends (Neovim may be gone by then).
+cat >"$dir/serve.sh" <<'SH'
+"$1" server
+echo $? >"$2.part" && mv "$2.part" "$2"
+SH
 cat >"$dir/check.lua" <<'LUA'
-local knobs, file = _G.arg_knobs, _G.arg_file
+local knobs, file, status = _G.arg_knobs, _G.arg_file, _G.arg_status
 local function fail(why) io.stderr:write("nvim-lsp-check: " .. why .. "\n"); vim.cmd("cquit 1") end
 vim.cmd("edit " .. file)
 local buf = vim.api.nvim_get_current_buf()
-local id = vim.lsp.start_client({ name = "knobs", cmd = { knobs, "server" }, root_dir = vim.fn.fnamemodify(file, ":h") })
+local id = vim.lsp.start_client({ name = "knobs", cmd = { "sh", vim.fn.fnamemodify(file, ":h") .. "/serve.sh", knobs, status }, root_dir = vim.fn.fnamemodify(file, ":h") })
 if not id then fail("knobs server did not start") end
 vim.lsp.buf_attach_client(buf, id)
 -- Diagnostics: one KNB001 on line 4, at the invented flag.
@@ -60,5 +67,12 @@ vim.lsp.stop_client(id)
 vim.cmd("qall!")
 LUA
 nvim --headless -n -u NONE -i NONE \
-  --cmd "lua _G.arg_knobs = [[$knobs]]; _G.arg_file = [[$dir/run.md]]" \
+  --cmd "lua _G.arg_knobs = [[$knobs]]; _G.arg_file = [[$dir/run.md]]; _G.arg_status = [[$dir/status]]" \
   -c "luafile $dir/check.lua"
+# The server's exit: 0 after the editor's shutdown, within 10 s.
+tries=0
+while [ ! -f "$dir/status" ] && [ $tries -lt 100 ]; do sleep 0.1; tries=$((tries + 1)); done
+[ -f "$dir/status" ] || { echo "nvim-lsp-check: knobs server did not exit after shutdown" >&2; exit 1; }
+code=$(cat "$dir/status")
+[ "$code" = 0 ] || { echo "nvim-lsp-check: knobs server exited $code after shutdown, not 0" >&2; exit 1; }
+echo "nvim-lsp-check: knobs server exited 0 after shutdown"

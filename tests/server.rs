@@ -143,6 +143,18 @@ fn a_llama_cpp_script_is_judged_by_its_engine() {
     assert_eq!(c.diagnostics(&doc, 3), Vec::<Value>::new());
     let hover = c.at("textDocument/hover", &doc, 1, 26);
     assert!(hover["contents"]["value"].as_str().is_some_and(|s| s.contains("--ctx-size")), "{hover}");
+    // Each binary its own options (as KNB010 judges): the server's `--host`
+    // is not offered to llama-cli, the client's `--conversation` not to
+    // llama-server; a shared `--ctx-size` to both.
+    let offered = |c: &mut Client, version: i64, line: &str| {
+        c.change(&doc, version, &format!("#!/bin/sh\n{line}"));
+        labels(&c.at("textDocument/completion", &doc, 1, line.chars().count() as u32))
+    };
+    assert_eq!(offered(&mut c, 4, "llama-server -m m.gguf --hos"), ["--host"]);
+    assert_eq!(offered(&mut c, 5, "llama-cli -m m.gguf --hos"), Vec::<String>::new());
+    assert_eq!(offered(&mut c, 6, "llama-cli -m m.gguf --conversatio"), ["--conversation"]);
+    assert_eq!(offered(&mut c, 7, "llama-server -m m.gguf --conversatio"), Vec::<String>::new());
+    assert!(offered(&mut c, 8, "llama-cli -m m.gguf --ctx-si").contains(&"--ctx-size".to_string()));
     assert_eq!(c.shutdown(), 0);
 }
 
@@ -184,5 +196,37 @@ fn a_bad_request_is_an_error_answer_and_the_server_goes_on() {
     c.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri(&t.path().join("knobs.toml")) } }));
     let d = c.diagnostics(&doc, 1);
     assert_eq!(d.iter().map(placed).collect::<Vec<_>>(), [("KNB001".to_string(), 0, 1, 19)]);
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn neovim_07s_stop_then_quit_exits_0_and_exit_without_shutdown_exits_1() {
+    let t = tree(&[("knobs.toml", b"[pin]\nengine = \"radiance\"\ntag = \"v1.8.1\"\n")]);
+    // Neovim 0.7's stop_client, then its quit: `shutdown` twice, then `exit`.
+    let (mut c, _) = Client::start(t.path(), &[], &[]);
+    assert_eq!(c.request("shutdown", Value::Null)["result"], Value::Null);
+    let late = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///x.md" }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(late["error"]["code"], -32600);
+    assert_eq!(late["error"]["message"], "knobs server is shutting down: textDocument/hover not answered");
+    assert_eq!(c.shutdown(), 0);
+    // `exit` with no `shutdown` before it: 1, as LSP says.
+    let (c, _) = Client::start(t.path(), &[], &[]);
+    assert_eq!(c.exit(), 1);
+}
+
+#[test]
+fn a_request_past_its_deadline_is_an_error_and_the_server_goes_on() {
+    let md = "radiance --che";
+    let t = tree(&[("knobs.toml", b"[pin]\nengine = \"radiance\"\ntag = \"v1.8.1\"\n"), ("run.md", md.as_bytes())]);
+    let (mut c, _) = Client::start_with(t.path(), &[], &[], &[("KNOBS_SERVER_DEADLINE_MS", "0")]);
+    let doc = uri(&t.path().join("run.md"));
+    c.open(&doc, "markdown", md);
+    let params = json!({ "textDocument": { "uri": doc }, "position": { "line": 0, "character": 14 } });
+    let late = c.request("textDocument/completion", params);
+    assert_eq!(late["error"]["code"], -32800, "{late}");
+    assert_eq!(late["error"]["message"], "knobs server: no answer within 0 ms; the work was dropped");
     assert_eq!(c.shutdown(), 0);
 }

@@ -11,6 +11,10 @@ pub fn run(io: &mut Run<'_>) -> Result<Outcome> {
             "`{engine}` is not an engine name"
         ));
     }
-    crate::server::serve(io.engine.clone())?;
-    Ok(Outcome::Clean)
+    // LSP: exit code 0 after `shutdown` then `exit`, 1 when the session
+    // ended without `shutdown`.
+    match crate::server::serve(io.engine.clone())? {
+        crate::server::Ended::Clean => Ok(Outcome::Clean),
+        crate::server::Ended::Abrupt => Ok(Outcome::Findings),
+    }
 }

@@ -13,6 +13,9 @@ use super::words;
 use super::workspace::Judged;
 use crate::catalog::model::{Flag, Kind};
 use crate::catalog::query;
+use crate::lint::refs::Binary;
+use crate::lint::rules::wrong_binary;
+use std::sync::Arc;
 
 /// The completions at `pos` of `text`.
 pub fn at(judged: &Judged<'_>, text: &str, pos: Position, enc: Encoding) -> Vec<CompletionItem> {
@@ -34,9 +37,13 @@ pub fn at(judged: &Judged<'_>, text: &str, pos: Position, enc: Encoding) -> Vec<
         );
         return items;
     }
-    if argv_started(text, pos.line as usize, &before, judged) {
+    if let Some(binary) = argv_started(text, pos.line as usize, &before, judged) {
         if typed.starts_with('-') {
-            for f in catalog.flags.iter().filter(|f| f.removed.is_none() && f.name.starts_with(&typed)) {
+            // Only the flags the binary that started the argv accepts (as
+            // KNB010 decides), where the build scopes them by binary.
+            let tag = &catalog.source.tag;
+            let accepted = |f: &Flag| binary.as_deref().is_none_or(|b| wrong_binary::accepts(profile, tag, b, f));
+            for f in catalog.flags.iter().filter(|f| f.removed.is_none() && f.name.starts_with(&typed) && accepted(f)) {
                 items.push(flag_item(f, range));
             }
             return items;
@@ -76,28 +83,31 @@ pub fn at(judged: &Judged<'_>, text: &str, pos: Position, enc: Encoding) -> Vec<
     items
 }
 
-/// True when an engine's argv has started before the cursor: on this
-/// line, or on a line this one continues (`\`).
-fn argv_started(text: &str, line: usize, before: &str, judged: &Judged<'_>) -> bool {
+/// The binary whose argv has started before the cursor (the last one
+/// named on this line, or on a line this one continues with `\`): `Some`
+/// with its binary when the build scopes options by binary.
+fn argv_started(text: &str, line: usize, before: &str, judged: &Judged<'_>) -> Option<Option<Arc<Binary>>> {
     let names_engine = |l: &str| {
         let words: Vec<&str> = l
             .split_whitespace()
             .map(|w| w.trim_matches(|c| c == '`' || c == '"' || c == '\'' || c == '[' || c == ','))
             .collect();
         (0..words.len())
-            .any(|i| judged.settings.commands.invocation_written(words[i], words.get(i + 1).copied()).is_some())
+            .rev()
+            .find_map(|i| judged.settings.commands.invocation_written(words[i], words.get(i + 1).copied()))
+            .map(|(_, binary)| binary)
     };
-    if names_engine(before) {
-        return true;
+    if let Some(found) = names_engine(before) {
+        return Some(found);
     }
     let mut n = line;
     while n > 0 && positions::line_text(text, n - 1).trim_end().ends_with('\\') {
         n -= 1;
-        if names_engine(positions::line_text(text, n)) {
-            return true;
+        if let Some(found) = names_engine(positions::line_text(text, n)) {
+            return Some(found);
         }
     }
-    false
+    None
 }
 
 /// The labels of the metric whose `{` the cursor is inside, if it is.

@@ -34,9 +34,12 @@ use positions::Encoding;
 #[error("knobs server: {0}")]
 pub struct ServerError(pub String);
 
-/// Serves one client over stdin and stdout until it says `exit`.
+pub use session::Ended;
+
+/// Serves one client over stdin and stdout until it says `exit`; how the
+/// session ended (after `shutdown` or not).
 /// `engine`: `--engine`, over every knobs.toml's pin.
-pub fn serve(engine: Option<String>) -> Result<(), ServerError> {
+pub fn serve(engine: Option<String>) -> Result<Ended, ServerError> {
     let (connection, threads) = Connection::stdio();
     let fail = |e: &dyn std::fmt::Display| ServerError(e.to_string());
     let (id, params) = connection.initialize_start().map_err(|e| fail(&e))?;
@@ -48,13 +51,13 @@ pub fn serve(engine: Option<String>) -> Result<(), ServerError> {
         "serverInfo": { "name": "knobs", "version": env!("CARGO_PKG_VERSION") },
     });
     connection.initialize_finish(id, result).map_err(|e| fail(&e))?;
-    session::Session::new(engine, encoding).run(&connection).map_err(|e| fail(&e))?;
+    let ended = session::Session::new(engine, encoding).run(&connection).map_err(|e| fail(&e))?;
     drop(connection);
-    // After shutdown, a client that closed its pipes first is no failure.
+    // A client that closed its pipes first is no failure.
     if let Err(e) = threads.join() {
         eprintln!("knobs server: {e}");
     }
-    Ok(())
+    Ok(ended)
 }
 
 fn capabilities(encoding: Encoding) -> ServerCapabilities {

@@ -38,6 +38,17 @@ pub struct Session {
     changed_at: Option<Instant>,
     /// Messages to the client besides answers (a shown explanation).
     outbox: Vec<Message>,
+    /// The client has asked `shutdown`.
+    shut_down: bool,
+}
+
+/// How a session ended: `Clean` after `shutdown` (then `exit`, or the
+/// client closing the pipe), `Abrupt` when it ended without `shutdown`.
+/// LSP: exit code 0 for the first, 1 for the second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    Clean,
+    Abrupt,
 }
 
 impl Session {
@@ -49,16 +60,21 @@ impl Session {
             dirty: BTreeSet::new(),
             changed_at: None,
             outbox: Vec::new(),
+            shut_down: false,
         }
     }
 
-    /// Serves until the client shuts the server down (or goes away).
-    pub fn run(mut self, c: &Connection) -> Result<(), Failure> {
+    /// Serves until the client says `exit` (or goes away). A `shutdown`
+    /// is answered each time it is asked (Neovim 0.7 asks twice when it
+    /// stops a client and quits), and any other request after it is an
+    /// error, as LSP says.
+    pub fn run(mut self, c: &Connection) -> Result<Ended, Failure> {
         loop {
+            let gone = if self.shut_down { Ended::Clean } else { Ended::Abrupt };
             let msg = match self.changed_at {
                 None => match c.receiver.recv() {
                     Ok(m) => m,
-                    Err(_) => return Ok(()),
+                    Err(_) => return Ok(gone),
                 },
                 Some(t) => match c.receiver.recv_timeout(DEBOUNCE.saturating_sub(t.elapsed())) {
                     Ok(m) => m,
@@ -66,17 +82,24 @@ impl Session {
                         self.publish(c)?;
                         continue;
                     }
-                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                    Err(RecvTimeoutError::Disconnected) => return Ok(gone),
                 },
             };
             match msg {
+                Message::Request(r) if r.method == req::Shutdown::METHOD => {
+                    self.shut_down = true;
+                    self.changed_at = None;
+                    c.sender.send(Response::new_ok(r.id, ()).into())?;
+                }
+                Message::Request(r) if self.shut_down => {
+                    let message = format!("knobs server is shutting down: {} not answered", r.method);
+                    c.sender.send(Response::new_err(r.id, ErrorCode::InvalidRequest as i32, message).into())?;
+                }
                 Message::Request(r) => {
-                    if c.handle_shutdown(&r)? {
-                        return Ok(());
-                    }
                     let answer = self.answer(r);
                     c.sender.send(answer.into())?;
                 }
+                Message::Notification(n) if n.method == note::Exit::METHOD => return Ok(gone),
                 Message::Notification(n) => self.notified(n),
                 Message::Response(_) => {}
             }
@@ -114,24 +137,26 @@ impl Session {
                 let p: lsp_types::HoverParams = serde_json::from_value(r.params).map_err(bad)?;
                 let d = &p.text_document_position_params;
                 let enc = self.encoding;
-                let found = self.with_judged(&d.text_document.uri, |project, judged, text| {
-                    hover::at(project, judged, text, d.position, enc)
-                });
+                let pos = d.position;
+                let found = self.with_judged(&d.text_document.uri, move |project, judged, text| {
+                    hover::at(project, judged, text, pos, enc)
+                })?;
                 json(serde_json::to_value(found.flatten()))
             }
             req::Completion::METHOD => {
                 let p: lsp_types::CompletionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let d = &p.text_document_position;
                 let enc = self.encoding;
+                let pos = d.position;
                 let items = self
-                    .with_judged(&d.text_document.uri, |_, judged, text| completion::at(judged, text, d.position, enc))
+                    .with_judged(&d.text_document.uri, move |_, judged, text| completion::at(judged, text, pos, enc))?
                     .unwrap_or_default();
                 json(serde_json::to_value(items))
             }
             req::CodeActionRequest::METHOD => {
                 let p: lsp_types::CodeActionParams = serde_json::from_value(r.params).map_err(bad)?;
                 let uri = &p.text_document.uri;
-                let kind = self.with_judged(uri, |_, judged, _| judged.kind).flatten();
+                let kind = self.with_judged(uri, |_, judged, _| judged.kind)?.flatten();
                 let found = self
                     .docs
                     .get(uri)
@@ -154,19 +179,24 @@ impl Session {
         }
     }
 
-    /// Runs `f` with how the document at `uri` is judged; none for a
-    /// document that is not open, not a file, or not judged (its
-    /// knobs.toml broken).
-    fn with_judged<T>(
+    /// Runs `f` with how the document at `uri` is judged, on a worker
+    /// bounded by [`deadline`]; none for a document that is not open, not
+    /// a file, or not judged (its knobs.toml broken). Past the deadline,
+    /// an error (the worker's late answer is dropped).
+    fn with_judged<T: Send + 'static>(
         &mut self,
         uri: &Url,
-        f: impl FnOnce(&workspace::Project, &workspace::Judged<'_>, &str) -> T,
-    ) -> Option<T> {
-        let doc = self.docs.get(uri)?;
-        let path = uri.to_file_path().ok()?;
-        let project = self.projects.of(&path).ok()?;
-        let judged = project.judge(&path, &doc.text).ok()?;
-        Some(f(project, &judged, &doc.text))
+        f: impl FnOnce(&workspace::Project, &workspace::Judged<'_>, &str) -> T + Send + 'static,
+    ) -> Result<Option<T>, (ErrorCode, String)> {
+        let Some(doc) = self.docs.get(uri) else { return Ok(None) };
+        let Ok(path) = uri.to_file_path() else { return Ok(None) };
+        let Ok(project) = self.projects.of(&path) else { return Ok(None) };
+        let text = doc.text.clone();
+        bounded(move || {
+            let judged = project.judge(&path, &text).ok()?;
+            Some(f(&project, &judged, &text))
+        })
+        .map_err(|why| (ErrorCode::RequestCanceled, why))
     }
 
     fn notified(&mut self, n: Notification) {
@@ -250,11 +280,24 @@ impl Session {
         for uri in std::mem::take(&mut self.dirty) {
             let Some(doc) = self.docs.get(&uri) else { continue };
             let Ok(path) = uri.to_file_path() else { continue };
-            let projects = &mut self.projects;
-            let linted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                projects.of(&path).and_then(|p| workspace::lint(p, &path, &doc.text))
-            }))
-            .unwrap_or_else(|_| Err("knobs failed on this file: a bug, please report it".to_string()));
+            let project = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.projects.of(&path)))
+                .unwrap_or_else(|_| Err("knobs failed on this file: a bug, please report it".to_string()));
+            let text = doc.text.clone();
+            let linted = match project {
+                Ok(p) => {
+                    let at = path.clone();
+                    // Past the deadline: nothing new is published.
+                    match bounded(move || workspace::lint(&p, &at, &text)) {
+                        Ok(linted) => linted,
+                        Err(why) if why == late() => {
+                            eprintln!("knobs server: {}: {why}", path.display());
+                            continue;
+                        }
+                        Err(why) => Err(why),
+                    }
+                }
+                Err(why) => Err(why),
+            };
             let (findings, diagnostics) = match linted {
                 Ok(f) => {
                     let d = f.iter().map(|f| diagnostics::of(f, &doc.text, &uri, enc)).collect();
@@ -273,6 +316,38 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// How long one request (or one document's lint) may take: 10 s, or
+/// `KNOBS_SERVER_DEADLINE_MS` milliseconds.
+fn deadline() -> Duration {
+    let ms = std::env::var("KNOBS_SERVER_DEADLINE_MS").ok().and_then(|v| v.parse().ok());
+    Duration::from_millis(ms.unwrap_or(10_000))
+}
+
+fn late() -> String {
+    format!("knobs server: no answer within {} ms; the work was dropped", deadline().as_millis())
+}
+
+/// `work` on a worker thread, its result if it comes within [`deadline`];
+/// else why not (late, or a panic in it).
+fn bounded<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    // No time at all: nothing could answer in it (a worker might, racing
+    // the wait; a test of the late path must not depend on that race).
+    if deadline().is_zero() {
+        return Err(late());
+    }
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    let spawned = std::thread::Builder::new().name("knobs-request".into()).spawn(move || {
+        let _ = tx.send(work());
+    });
+    if let Err(e) = spawned {
+        return Err(format!("knobs server: cannot start a worker ({e})"));
+    }
+    rx.recv_timeout(deadline()).map_err(|e| match e {
+        RecvTimeoutError::Timeout => late(),
+        RecvTimeoutError::Disconnected => "knobs failed on this request: a bug, please report it".to_string(),
+    })
 }
 
 /// True for a file whose change changes the settings: knobs.toml, or a

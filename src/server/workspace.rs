@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::catalog::pinned::{Known, Pinned};
 use crate::config::Config;
@@ -26,7 +27,7 @@ pub struct Project {
 pub struct Projects {
     /// `--engine`: wins over every knobs.toml's pin.
     pub engine: Option<String>,
-    loaded: HashMap<Option<PathBuf>, Project>,
+    loaded: HashMap<Option<PathBuf>, Arc<Project>>,
 }
 
 /// A document's file as a run judges it: where paths are shown from, its
@@ -50,7 +51,7 @@ impl Projects {
     }
 
     /// The project the file at `path` belongs to, loaded once.
-    pub fn of(&mut self, path: &Path) -> Result<&Project, String> {
+    pub fn of(&mut self, path: &Path) -> Result<Arc<Project>, String> {
         let dir = path.parent().unwrap_or(Path::new("/"));
         let found = crate::config::find(dir, &mut Vec::new());
         if !self.loaded.contains_key(&found) {
@@ -67,9 +68,9 @@ impl Projects {
             let name = cfg.engine_name(None).to_string();
             let dirs: Vec<PathBuf> = cfg.catalog_dir().into_iter().collect();
             let known = Known::open(&name, &dirs, cfg.profile(&name)).map_err(|e| e.to_string())?;
-            self.loaded.insert(found.clone(), Project { cfg, known });
+            self.loaded.insert(found.clone(), Arc::new(Project { cfg, known }));
         }
-        self.loaded.get(&found).ok_or_else(|| "not loaded".to_string())
+        self.loaded.get(&found).cloned().ok_or_else(|| "not loaded".to_string())
     }
 }
 

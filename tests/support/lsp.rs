@@ -26,8 +26,14 @@ impl Client {
     /// Starts `knobs server` in `cwd` (extra `args` before `server`) and
     /// initializes it, offering `encodings` as position encodings.
     pub fn start(cwd: &Path, args: &[&str], encodings: &[&str]) -> (Client, Value) {
+        Client::start_with(cwd, args, encodings, &[])
+    }
+
+    /// [`Client::start`] with `env` set for the server.
+    pub fn start_with(cwd: &Path, args: &[&str], encodings: &[&str], env: &[(&str, &str)]) -> (Client, Value) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_knobs"))
             .args(args)
+            .envs(env.iter().copied())
             .arg("server")
             .current_dir(cwd)
             .stdin(Stdio::piped())
@@ -136,6 +142,11 @@ impl Client {
     pub fn shutdown(mut self) -> i32 {
         let r = self.request("shutdown", Value::Null);
         assert_eq!(r["result"], Value::Null, "{r}");
+        self.exit()
+    }
+
+    /// `exit` (with or without a `shutdown` before); the server's exit status.
+    pub fn exit(mut self) -> i32 {
         self.notify("exit", Value::Null);
         drop(self.stdin);
         let deadline = Instant::now() + WAIT;

@@ -25,7 +25,7 @@ mod unknown_metric;
 pub(crate) mod unknown_suppression;
 mod unread_env_line;
 pub(crate) mod unused_suppression;
-mod wrong_binary;
+pub(crate) mod wrong_binary;
 mod wrong_metric_prefix;
 
 use serde::Serialize;

@@ -35,18 +35,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
     let Ref::Flag { name, span, binary: Some(binary), .. } = r else { return };
     let Some(flag) = s.flag.filter(|f| f.removed.is_none()) else { return };
-    // A binary run by an old name takes the options of the binary the
-    // pinned build calls it (none: a build older than the rename, whose
-    // binary accepts its own table).
-    let scope = match &binary.renamed {
-        Some(old) => {
-            let hops = ctx.profile.renames_at(old, &ctx.catalog.source.tag);
-            let Some(to) = hops.last() else { return };
-            ctx.profile.scope_of(&to.to)
-        }
-        None => binary.scope.as_deref(),
-    };
-    if ctx.profile.accepts(&flag.scopes, &flag.excludes, scope) {
+    if accepts(ctx.profile, &ctx.catalog.source.tag, binary, flag) {
         return;
     }
     let accepting = ctx.profile.binaries_accepting(&flag.scopes, &flag.excludes);
@@ -67,4 +56,25 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         }),
         fix: None,
     });
+}
+
+/// True when `binary` (as the build tagged `tag` names it) accepts `flag`.
+/// A binary run by an old name takes the options of the binary the pinned
+/// build calls it (none: a build older than the rename, whose binary
+/// accepts its own table). Completion offers only what this accepts.
+pub fn accepts(
+    profile: &crate::catalog::profile::Profile,
+    tag: &str,
+    binary: &crate::lint::refs::Binary,
+    flag: &crate::catalog::model::Flag,
+) -> bool {
+    let scope = match &binary.renamed {
+        Some(old) => {
+            let hops = profile.renames_at(old, tag);
+            let Some(to) = hops.last() else { return true };
+            profile.scope_of(&to.to)
+        }
+        None => binary.scope.as_deref(),
+    };
+    profile.accepts(&flag.scopes, &flag.excludes, scope)
 }
