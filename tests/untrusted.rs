@@ -917,7 +917,7 @@ fn a_regex_over_the_bound_is_a_note() {
 
 // ---- Hiding findings (issue 22) ---------------------------------------
 
-/// One NUL byte makes a file binary: in a folder walk a note, but named on
+/// One NUL byte makes a file binary: in a folder walk a warning, but named on
 /// the command line an error (exit 2), after the other named files are linted.
 #[test]
 fn a_named_binary_runbook_is_an_error() {
@@ -935,7 +935,7 @@ fn a_named_binary_runbook_is_an_error() {
     assert_eq!(r.stdout, "good.sh:1:16: KNB001 `--max-batchh` is not a flag of radiance v1.8.1\n");
     let walk = knobs(tmp.path(), &["lint", "--format", "short", "."]);
     assert_eq!(walk.code, 1, "{}", walk.stderr);
-    assert_eq!(walk.stderr, "note: skipped nul.sh: binary (it holds NUL bytes)\n");
+    assert_eq!(walk.stderr, "warning: passed over nul.sh: binary (it holds NUL bytes)\n");
 }
 
 /// A stream of 100 Kubernetes documents, the 50th broken: the other 99 are
