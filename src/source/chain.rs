@@ -20,6 +20,12 @@ pub(super) struct PackIndex {
     packs: Vec<(Vec<u8>, PathBuf)>,
 }
 
+impl std::fmt::Debug for PackIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.packs.iter().map(|(_, p)| p)).finish()
+    }
+}
+
 /// What rebuilding an object costs: every link's size in all, and the
 /// largest link (what must be held at once, twice over).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
