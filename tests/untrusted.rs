@@ -1308,7 +1308,7 @@ fn a_repository_read_in_place_judges_a_blob_by_its_chain() {
     let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.1.0", "--out", "out"], 60);
     assert_eq!(r.code, 2, "{}", r.stderr);
     let err = flat(&r.stderr);
-    let refused = "`core/config.cpp` at v1.1.0 in `history.git` would inflate 73401344 bytes to be read (a delta on a larger base), over the 64 MiB knobs takes of one object";
+    let refused = "`core/config.cpp` at v1.1.0 in `history.git` would inflate 73400320 bytes to be read (a delta on a larger base), over the 64 MiB knobs takes to read one object";
     assert!(err.contains(refused), "{err}");
     assert_eq!(files_under(&t.path().join("out")), Vec::<String>::new());
     assert!(files_under(&t.path().join(".knobs-cache/repos")).is_empty());
@@ -1323,7 +1323,7 @@ fn a_repository_read_in_place_judges_a_blob_by_its_chain() {
     let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.2.0", "--out", "out"], 60);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        flat(&r.stderr).contains("`core/gen.cpp` at v1.2.0 in `history.git` would inflate 73401344 bytes"),
+        flat(&r.stderr).contains("`core/gen.cpp` at v1.2.0 in `history.git` would inflate 73400320 bytes"),
         "{}",
         r.stderr
     );

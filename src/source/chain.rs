@@ -92,7 +92,9 @@ impl PackIndex {
         self.chain(id).map(|c| c.total.max(c.largest))
     }
 
-    fn chain(&self, id: Oid) -> Option<Cost> {
+    /// Every link's size in all, and the largest (`None` when no pack
+    /// holds `id`; a chain that cannot be followed costs `u64::MAX`).
+    pub(super) fn chain(&self, id: Oid) -> Option<Cost> {
         let broken = Cost { total: u64::MAX, largest: u64::MAX };
         let (mut pack, mut at) = self.find(id.as_bytes())?;
         let mut cost = Cost { total: 0, largest: 0 };

@@ -60,7 +60,7 @@ pub enum SourceError {
     )]
     #[error("`{path}` at {tag} in `{repo}` is {size} bytes, over the {cap} bytes knobs reads of one file")]
     TooLarge { path: String, tag: String, repo: String, size: usize, cap: usize },
-    #[error("`{path}` at {tag} in `{repo}` would inflate {cost} bytes to be read (a delta on a larger base), over the {} MiB knobs takes of one object; nothing was read", cap / (1024 * 1024))]
+    #[error("`{path}` at {tag} in `{repo}` would inflate {cost} bytes to be read (a delta on a larger base), over the {} MiB knobs takes to read one object; nothing was read", cap / (1024 * 1024))]
     #[diagnostic(
         code(knobs::source::inflates),
         help("a local repository is read in place: an object's header declares its own size only, so its delta chain in the pack is judged first; no engine's source file comes near this")
