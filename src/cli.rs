@@ -121,6 +121,10 @@ pub struct LintArgs {
     /// The lowest severity that makes the exit status 1 [default: knobs.toml, else warning]
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
+    /// Exit 1 when a file of a kind knobs reads is passed over in a folder walk because it is binary (a NUL byte) or
+    /// over the size cap: its findings, if any, are not seen (without it, such a file is a warning and exit 0)
+    #[arg(long)]
+    pub fail_on_skipped: bool,
     /// Lint the content staged in the git index, not the working tree
     #[arg(long, conflicts_with = "changed_since")]
     pub staged: bool,

@@ -30,9 +30,17 @@ impl Skipped {
     /// True when a file named on the command line passed over for this
     /// reason is an error: it could not be read, or it reads as binary (one
     /// NUL byte must not hide a named runbook's findings, exit 0). In a
-    /// folder walk both are notes.
+    /// folder walk both are said on standard error and the run goes on.
     pub fn named_error(&self) -> bool {
         self.unreadable() || self.reason.starts_with("binary")
+    }
+
+    /// True when the file is of a kind knobs reads but its content was
+    /// passed over: binary (a NUL byte) or over the size cap. Its findings,
+    /// if any, are not seen, so a folder walk says so in a warning (and
+    /// `--fail-on-skipped` makes it exit 1), not a note.
+    pub fn hides_findings(&self) -> bool {
+        self.reason.starts_with("binary") || self.reason.starts_with("larger than ")
     }
 }
 

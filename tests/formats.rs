@@ -116,6 +116,39 @@ fn validate_sarif(doc: &str) {
     );
 }
 
+/// A runbook passed over unread (binary, too large) is a tool notification
+/// at its file, level warning, and the document still validates.
+#[test]
+fn sarif_carries_the_files_passed_over() {
+    let big = format!("# big\n{}", "x".repeat(2 * 1024 * 1024));
+    let t = crate::support::tree(&[
+        ("bin.md", b"`--checkpoint-policy floor`\0\n" as &[u8]),
+        ("big.md", big.as_bytes()),
+        ("run.md", b"`--checkpoint-policy floor`\n"),
+    ]);
+    let r = crate::support::run_in(t.path(), &["lint", "--format", "sarif"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("SARIF is JSON");
+    let invocation = &v["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], true);
+    let notes = invocation["toolExecutionNotifications"].as_array().expect("notifications");
+    let got: Vec<(&str, &str, &str)> = notes
+        .iter()
+        .map(|n| {
+            let uri = n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap_or("");
+            (n["level"].as_str().unwrap_or(""), uri, n["message"]["text"].as_str().unwrap_or(""))
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("warning", "big.md", "passed over big.md: larger than 1048576 bytes"),
+            ("warning", "bin.md", "passed over bin.md: binary (it holds NUL bytes)"),
+        ]
+    );
+    validate_sarif(&r.stdout);
+}
+
 #[test]
 fn sarif_validates_against_the_official_schema() {
     // Findings of every rule, and a clean run with no results.

@@ -215,10 +215,10 @@ fn a_five_megabyte_line_is_linted_or_passed_over_with_a_note() {
     let line = format!("{} `--checkpoint-policy floor`\n", "word ".repeat(1_000_000));
     let env = format!("CHECKPOINT_POLICY={}\n", "x".repeat(5_000_000));
     let t = tree(&[("long.md", line.as_bytes()), ("long.env", env.as_bytes())]);
-    // Over the default size limit: a note, not a failure.
+    // Over the default size limit: a warning, not a failure.
     let r = run_in(t.path(), &["-v", "lint"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("note: skipped long.md: larger than 1048576 bytes"), "{}", r.stderr);
+    assert!(r.stderr.contains("warning: passed over long.md: larger than 1048576 bytes"), "{}", r.stderr);
     // With the limit raised, linted: the finding at its exact column, and a
     // 5 MB value named, not printed.
     std::fs::write(t.path().join("knobs.toml"), "[lint]\nmax_file_size = 20000000\n").expect("write");
@@ -280,7 +280,7 @@ fn random_bytes_nul_bom_crlf_and_empty_files() {
     for f in ["r.md", "r.env", "r.sh"] {
         assert!(r.stderr.contains(&format!("warning: {f}: not valid UTF-8")), "{f}: {}", r.stderr);
     }
-    assert!(r.stderr.contains("note: skipped n.md: binary (it holds NUL bytes)"), "{}", r.stderr);
+    assert!(r.stderr.contains("warning: passed over n.md: binary (it holds NUL bytes)"), "{}", r.stderr);
     // The human snippet underlines the member itself, the mark not shown.
     let r = run_in(t.path(), &["lint", "bom.env", "--format", "human", "--color", "never"]);
     let lines: Vec<&str> = r.stdout.lines().collect();

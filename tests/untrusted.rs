@@ -972,7 +972,7 @@ fn a_regex_over_the_bound_is_a_note() {
 
 // ---- Hiding findings (issue 22) ---------------------------------------
 
-/// One NUL byte makes a file binary: in a folder walk a note, but named on
+/// One NUL byte makes a file binary: in a folder walk a warning, but named on
 /// the command line an error (exit 2), after the other named files are linted.
 #[test]
 fn a_named_binary_runbook_is_an_error() {
@@ -990,7 +990,7 @@ fn a_named_binary_runbook_is_an_error() {
     assert_eq!(r.stdout, "good.sh:1:16: KNB001 `--max-batchh` is not a flag of radiance v1.8.1\n");
     let walk = knobs(tmp.path(), &["lint", "--format", "short", "."]);
     assert_eq!(walk.code, 1, "{}", walk.stderr);
-    assert_eq!(walk.stderr, "note: skipped nul.sh: binary (it holds NUL bytes)\n");
+    assert_eq!(walk.stderr, "warning: passed over nul.sh: binary (it holds NUL bytes)\n");
 }
 
 /// A stream of 100 Kubernetes documents, the 50th broken: the other 99 are
@@ -1324,6 +1324,71 @@ fn a_small_file_delta_of_a_huge_base_is_judged_by_its_chain() {
     );
     assert!(files_under(&t.path().join(".knobs-cache/repos")).is_empty());
 }
+/// The same attack on a repository read in place (`--repo ./path`, or a
+/// `[pin] repo` folder a pull request commits): the file the profile names,
+/// `core/config.cpp`, is 1 KiB stored as a delta of a 70 MiB base. Its
+/// chain is followed in the pack index before it is read: refused, naming
+/// the file and the size, exit 2, nothing written.
+#[test]
+fn a_repository_read_in_place_judges_a_blob_by_its_chain() {
+    use support::hostile_pack::{blob_entry, delta_entry, pack};
+    let t = tempfile::tempdir().expect("tempdir");
+    history_repo(t.path());
+    let dir = t.path().join("history.git");
+    let base = blob_entry(70 << 20);
+    let bytes = pack(&[base.clone(), delta_entry(base.len() as u64, 70 << 20, 1024)]);
+    let mut index = std::process::Command::new("git")
+        .args(["index-pack", "--stdin"])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("git index-pack");
+    std::io::Write::write_all(&mut index.stdin.take().expect("stdin"), &bytes).expect("pack");
+    assert!(index.wait().expect("index-pack").success());
+    let git = Repository::open(&dir).expect("open");
+    let small = git2::Oid::hash_object(git2::ObjectType::Blob, &[0u8; 1024]).expect("id");
+    assert_eq!(git.odb().expect("odb").read_header(small).expect("header").0, 1024);
+    let v1 = git.revparse_single("v1.0.0^{commit}").expect("v1").peel_to_commit().expect("commit");
+    let old = v1.tree().expect("tree");
+    let core = old.get_path(Path::new("core")).expect("core").id();
+    let mut sub = git.treebuilder(Some(&git.find_tree(core).expect("core tree"))).expect("tb");
+    sub.insert("config.cpp", small, 0o100644).expect("insert");
+    let mut root = git.treebuilder(Some(&old)).expect("tb");
+    root.insert("core", sub.write().expect("write"), 0o040000).expect("insert");
+    let tree = git.find_tree(root.write().expect("write")).expect("tree");
+    let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_000, 0)).expect("sig");
+    let id = git.commit(None, &sig, &sig, "small", &tree, &[&v1]).expect("commit");
+    git.tag_lightweight("v1.1.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
+    let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.1.0", "--out", "out"], 60);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let err = flat(&r.stderr);
+    let refused = "`core/config.cpp` at v1.1.0 in `history.git` would inflate 73400320 bytes to be read (a delta on a larger base), over the 64 MiB knobs takes to read one object";
+    assert!(err.contains(refused), "{err}");
+    assert_eq!(files_under(&t.path().join("out")), Vec::<String>::new());
+    assert!(files_under(&t.path().join(".knobs-cache/repos")).is_empty());
+    // A C++ file the metrics walk meets is judged alike.
+    let mut sub = git.treebuilder(Some(&git.find_tree(core).expect("core tree"))).expect("tb");
+    sub.insert("gen.cpp", small, 0o100644).expect("insert");
+    let mut root = git.treebuilder(Some(&old)).expect("tb");
+    root.insert("core", sub.write().expect("write"), 0o040000).expect("insert");
+    let tree = git.find_tree(root.write().expect("write")).expect("tree");
+    let id = git.commit(None, &sig, &sig, "gen", &tree, &[&v1]).expect("commit");
+    git.tag_lightweight("v1.2.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
+    let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.2.0", "--out", "out"], 60);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        flat(&r.stderr).contains("`core/gen.cpp` at v1.2.0 in `history.git` would inflate 73400320 bytes"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(files_under(&t.path().join("out")), Vec::<String>::new());
+    // Building a history, each tag is skipped with its reason; the others are read.
+    let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--all-tags", "--out", "out"], 60);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(flat(&r.stdout).contains(&format!("2 skipped (v1.1.0: {refused}")), "{}", r.stdout);
+}
+
 /// A catalogue's help and an overlay's texts are the pull request's: a
 /// line of them that starts with `::` (after white space, which GitHub's
 /// runner trims) must not begin a line of any output, `explain` and

@@ -1,30 +1,53 @@
 //! Which files a run reads: file names and kinds, ignore files and
 //! excludes, paths named twice, and what is passed over (binary, too large,
-//! a symlink, a pipe, unreadable, gone) — said in a note, or an error when
-//! the file was named on the command line; endless inputs stop at a limit.
+//! a symlink, a pipe, unreadable, gone) — said in a note (a warning for a
+//! binary or too large file), or an error when the file was named on the command line; endless inputs stop at a limit.
 
 use std::path::Path;
 
 use crate::support::rule_fixtures::lint;
 use crate::support::{self, flat, run_in, short, tree};
 
+/// A runbook that is binary (a NUL byte) or over the size cap may hide
+/// findings: in a folder walk each is a warning naming it and why, counted
+/// apart in the summary; the exit stays 0 (binary and generated files are
+/// normal in a tree) unless `--fail-on-skipped`.
 #[test]
-fn binary_large_and_vcs_files_are_skipped_with_a_note() {
+fn binary_and_large_files_are_passed_over_with_a_warning() {
     let big = format!("# big\n{}", "x".repeat(2 * 1024 * 1024));
     let t = tree(&[
-        ("bin.md", b"# a\0b\n"),
+        ("bin.md", b"`--checkpoint-policy floor`\0\n"),
         ("big.md", big.as_bytes()),
         (".git/notes.md", b"`--checkpoint-policy floor`\n"),
         ("ok.md", b"fine\n"),
+        ("notes.txt", b"hello\n"),
     ]);
     let r = run_in(t.path(), &["lint"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
-    // Two files passed over (.git is not walked at all).
-    assert_eq!(r.stdout, "No findings in 1 file (against radiance v1.8.1); 2 files passed over (-v names them).\n");
+    // Two files passed over with a warning, one not ours (.git is not walked at all).
+    assert_eq!(
+        r.stdout,
+        "No findings in 1 file (against radiance v1.8.1); 2 files passed over with a warning; 1 file passed over (-v names them).\n"
+    );
     assert_eq!(
         r.stderr,
-        "note: skipped big.md: larger than 1048576 bytes\nnote: skipped bin.md: binary (it holds NUL bytes)\n"
+        "warning: passed over big.md: larger than 1048576 bytes\nwarning: passed over bin.md: binary (it holds NUL bytes)\n"
     );
+    // Quiet: no summary, the warnings still said.
+    let r = run_in(t.path(), &["-q", "lint"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    let r = run_in(t.path(), &["lint", "--fail-on-skipped"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("warning: passed over bin.md: binary (it holds NUL bytes)"), "{}", r.stderr);
+    // `--exit-zero` wins, and a file not ours does not fail the run.
+    assert_eq!(run_in(t.path(), &["lint", "--fail-on-skipped", "--exit-zero"]).code, 0);
+    assert_eq!(run_in(t.path(), &["lint", "--fail-on-skipped", "ok.md", "notes.txt"]).code, 0);
+    // JSON lists them under `skipped`, as before.
+    let r = run_in(t.path(), &["lint", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let skipped: Vec<&str> =
+        v["summary"]["skipped"].as_array().expect("skipped").iter().filter_map(|s| s["path"].as_str()).collect();
+    assert_eq!(skipped, ["big.md", "bin.md", "notes.txt"], "{}", r.stdout);
 }
 
 #[test]

@@ -127,7 +127,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         report.skipped.iter().filter(|s| s.named_error() && named.contains(&s.path)).collect();
     let notes = report::notes(&report, &unreadable, io.verbosity, builds.first().map(String::as_str));
     io.err.write_all(notes.as_bytes()).map_err(super::OutputError)?;
-    outcome(&report, &unreadable, args.exit_zero, fail_on)
+    outcome(&report, &unreadable, args, fail_on)
 }
 
 /// The baseline a group's run leaves out: `--baseline` (from the working
@@ -147,8 +147,9 @@ fn baseline_of(args: &LintArgs, cfg: &Config, io: &Run<'_>) -> Result<Option<Bas
 }
 
 /// The exit: an error when a named file could not be read or knobs failed
-/// on one (a bug), else findings at or above `fail_on` (unless `--exit-zero`).
-fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: Severity) -> Result<Outcome> {
+/// on one (a bug), else findings at or above `fail_on` or, with
+/// `--fail-on-skipped`, a file passed over unread (unless `--exit-zero`).
+fn outcome(report: &Report, unreadable: &[&Skipped], args: &LintArgs, fail_on: Severity) -> Result<Outcome> {
     if let Some(first) = unreadable.first() {
         let others = match unreadable.len() - 1 {
             0 => String::new(),
@@ -168,10 +169,11 @@ fn outcome(report: &Report, unreadable: &[&Skipped], exit_zero: bool, fail_on: S
             failed_message(&report.failed)
         ));
     }
-    if exit_zero {
+    if args.exit_zero {
         return Ok(Outcome::Clean);
     }
-    Ok(if report.findings().any(|f| f.severity >= fail_on) { Outcome::Findings } else { Outcome::Clean })
+    let passed_over = args.fail_on_skipped && report.skipped.iter().any(Skipped::hides_findings);
+    Ok(if passed_over || report.findings().any(|f| f.severity >= fail_on) { Outcome::Findings } else { Outcome::Clean })
 }
 
 /// One project's share of a run: its configuration and the paths under it.

@@ -190,9 +190,15 @@ pub fn render(report: &Report, ctx: &Context<'_>) -> String {
     }
     let against = against(report, ctx.build);
     let mut tail = String::new();
-    let passed = report.skipped.len() + report.excluded;
+    // Files whose content was not read (binary, too large) are counted
+    // apart: each may hide findings, and each has a warning above.
+    let warned = report.skipped.iter().filter(|s| s.hides_findings()).count();
+    if warned > 0 {
+        tail = format!("; {} passed over with a warning", plural(warned, "file"));
+    }
+    let passed = report.skipped.len() - warned + report.excluded;
     if passed > 0 {
-        tail = format!("; {} passed over (-v names them)", plural(passed, "file"));
+        tail.push_str(&format!("; {} passed over (-v names them)", plural(passed, "file")));
     }
     if report.baselined > 0 {
         tail.push_str(&format!("; {} in the baseline", plural(report.baselined, "finding")));

@@ -15,9 +15,13 @@ pub fn notes(report: &Report, unreadable: &[&Skipped], verbosity: i8, build: Opt
     let mut out = String::new();
     if verbosity >= 0 {
         for s in report.skipped.iter().filter(|s| !unreadable.contains(s)) {
+            let path = s.path.display().to_string();
+            // A file of a kind knobs reads whose content was not read
+            // (binary, too large) may hide findings: a warning.
+            if s.hides_findings() {
+                let _ = writeln!(out, "warning: passed over {}: {}", visible(&path), visible(&s.reason));
             // Files passed over because they are not ours: only with -v.
-            if s.reason != NOT_LINTABLE || verbosity > 0 {
-                let path = s.path.display().to_string();
+            } else if s.reason != NOT_LINTABLE || verbosity > 0 {
                 let _ = writeln!(out, "note: skipped {}: {}", visible(&path), visible(&s.reason));
             }
         }

@@ -86,7 +86,22 @@ pub fn render(report: &Report) -> String {
             }));
         }
     }
-    let doc = json!({
+    // Files of a kind knobs reads whose content was not read (binary, too
+    // large) may hide findings: each is a tool notification, at the file.
+    let passed_over: Vec<Value> = report
+        .skipped
+        .iter()
+        .filter(|s| s.hides_findings())
+        .map(|s| {
+            let path = s.path.display().to_string();
+            json!({
+                "level": "warning",
+                "message": {"text": format!("passed over {path}: {}", s.reason)},
+                "locations": [{"physicalLocation": {"artifactLocation": {"uri": uri(&path)}}}],
+            })
+        })
+        .collect();
+    let mut doc = json!({
         "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
@@ -100,6 +115,10 @@ pub fn render(report: &Report) -> String {
             "results": results,
         }],
     });
+    if !passed_over.is_empty() {
+        doc["runs"][0]["invocations"] =
+            json!([{"executionSuccessful": true, "toolExecutionNotifications": passed_over}]);
+    }
     serde_json::to_string_pretty(&doc).map(|s| s + "\n").unwrap_or_default()
 }
 

@@ -20,6 +20,12 @@ pub(super) struct PackIndex {
     packs: Vec<(Vec<u8>, PathBuf)>,
 }
 
+impl std::fmt::Debug for PackIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.packs.iter().map(|(_, p)| p)).finish()
+    }
+}
+
 /// What rebuilding an object costs: every link's size in all, and the
 /// largest link (what must be held at once, twice over).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,7 +92,9 @@ impl PackIndex {
         self.chain(id).map(|c| c.total.max(c.largest))
     }
 
-    fn chain(&self, id: Oid) -> Option<Cost> {
+    /// Every link's size in all, and the largest (`None` when no pack
+    /// holds `id`; a chain that cannot be followed costs `u64::MAX`).
+    pub(super) fn chain(&self, id: Oid) -> Option<Cost> {
         let broken = Cost { total: u64::MAX, largest: u64::MAX };
         let (mut pack, mut at) = self.find(id.as_bytes())?;
         let mut cost = Cost { total: 0, largest: 0 };

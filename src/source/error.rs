@@ -60,6 +60,12 @@ pub enum SourceError {
     )]
     #[error("`{path}` at {tag} in `{repo}` is {size} bytes, over the {cap} bytes knobs reads of one file")]
     TooLarge { path: String, tag: String, repo: String, size: usize, cap: usize },
+    #[error("`{path}` at {tag} in `{repo}` would inflate {cost} bytes to be read (a delta on a larger base), over the {} MiB knobs takes to read one object; nothing was read", cap / (1024 * 1024))]
+    #[diagnostic(
+        code(knobs::source::inflates),
+        help("a local repository is read in place: an object's header declares its own size only, so its delta chain in the pack is judged first; no engine's source file comes near this")
+    )]
+    Inflates { path: String, tag: String, repo: String, cost: u64, cap: u64 },
     #[error("cannot read repository `{repo}`: {message}; nothing was added to the cache")]
     #[diagnostic(
         code(knobs::source::ceiling),
@@ -99,6 +105,9 @@ impl SourceError {
             }
             SourceError::TooLarge { path, tag, repo, size, cap } => {
                 SourceError::TooLarge { path, tag, repo: r(repo), size, cap }
+            }
+            SourceError::Inflates { path, tag, repo, cost, cap } => {
+                SourceError::Inflates { path, tag, repo: r(repo), cost, cap }
             }
             SourceError::Ceiling { repo, message } => SourceError::Ceiling { repo: r(repo), message: r(message) },
             SourceError::Cache { path, message } => SourceError::Cache { path, message: r(message) },

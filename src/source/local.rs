@@ -17,7 +17,7 @@ use super::chain::PackIndex;
 
 /// The largest pack index read to follow a delta chain (a million objects
 /// take 28 MB).
-const MAX_INDEX: u64 = 256 * 1024 * 1024;
+pub(super) const MAX_INDEX: u64 = 256 * 1024 * 1024;
 use super::error::SourceError;
 use super::refs::{valid_name, Listed, RemoteTag, Transfer};
 

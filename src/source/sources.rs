@@ -236,6 +236,7 @@ impl Walk<'_> {
             passed.over_total += 1;
             return Ok(());
         }
+        self.tree.judge_chain(path, id)?;
         self.read += size;
         let blob = match self.tree.git().find_blob(id) {
             Ok(b) => b,

@@ -9,10 +9,12 @@
 //! (its ref list, without a fetch) goes there.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use git2::{ObjectType, Oid, Repository};
 
 use super::cache::open_cached;
+use super::chain::PackIndex;
 use super::error::SourceError;
 use super::tree::{Origin, PinnedTree};
 
@@ -31,6 +33,8 @@ pub struct TaggedRepo {
     /// The repository as the user named it, credentials removed.
     pub origin: String,
     pub how: Origin,
+    /// Read in place: its pack indexes, loaded once for every tag.
+    chain: Option<Arc<PackIndex>>,
 }
 
 /// One worker's handle on a `TaggedRepo` (git2's `Repository` is not
@@ -39,6 +43,7 @@ pub struct TagReader {
     git: Option<Repository>,
     origin: String,
     how: Origin,
+    chain: Option<Arc<PackIndex>>,
 }
 
 impl TaggedRepo {
@@ -55,22 +60,23 @@ impl TaggedRepo {
     ) -> Result<TaggedRepo, SourceError> {
         let origin = super::redact::redact(repo);
         let local = base.join(repo);
-        let (git, how) = if !repo.contains("://") && local.exists() {
+        let (git, how, chain) = if !repo.contains("://") && local.exists() {
             let git = Repository::open_ext(&local, git2::RepositoryOpenFlags::NO_SEARCH, std::iter::empty::<&str>())
                 .map_err(|e| SourceError::Unreachable { repo: origin.clone(), message: e.message().to_string() })?;
-            (git, Origin::Local)
+            let chain = super::tree::in_place(&git);
+            (git, Origin::Local, chain)
         } else {
             let (git, fetched) = open_cached(repo, base, wanted, cache, refresh).map_err(SourceError::redacted)?;
-            (git, if fetched.is_some() { Origin::Fetched } else { Origin::Cached })
+            (git, if fetched.is_some() { Origin::Fetched } else { Origin::Cached }, None)
         };
-        Ok(TaggedRepo { git_dir: git.path().to_path_buf(), origin, how })
+        Ok(TaggedRepo { git_dir: git.path().to_path_buf(), origin, how, chain })
     }
 
     /// A reader of its own, for one worker.
     pub fn reader(&self) -> Result<TagReader, SourceError> {
         let git = Repository::open(&self.git_dir)
             .map_err(|e| SourceError::Unreachable { repo: self.origin.clone(), message: e.message().to_string() })?;
-        Ok(TagReader { git: Some(git), origin: self.origin.clone(), how: self.how })
+        Ok(TagReader { git: Some(git), origin: self.origin.clone(), how: self.how, chain: self.chain.clone() })
     }
 }
 
@@ -122,7 +128,7 @@ impl TagReader {
                 return Err(e.into());
             }
         };
-        Ok(PinnedTree::at_tree(git, &tag.name, commit, tree, &self.origin, self.how))
+        Ok(PinnedTree::at_tree(git, &tag.name, commit, tree, &self.origin, self.how, self.chain.clone()))
     }
 
     /// Takes back the repository of a tree `pinned` gave out.
@@ -174,5 +180,10 @@ mod tests {
         assert!(reader.pinned(&tags[0]).is_err(), "one tree out at a time");
         reader.restore(tree);
         assert!(reader.pinned(&tags[0]).is_ok());
+        // Read in place, the pack indexes are loaded once for the repository:
+        // every reader (and every tag's tree) shares them.
+        let (first, second) = (repo.reader().expect("reader"), repo.reader().expect("reader"));
+        let shared = |r: &TagReader| r.chain.as_ref().zip(repo.chain.as_ref()).is_some_and(|(a, b)| Arc::ptr_eq(a, b));
+        assert!(shared(&first) && shared(&second));
     }
 }

@@ -2,10 +2,13 @@
 //! then read blob by blob, never checked out.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use git2::{ObjectType, Repository};
 
 use super::cache::{find_tag, open_cached};
+use super::ceiling::{MAX_INFLATED, MAX_OBJECT};
+use super::chain::PackIndex;
 use super::error::SourceError;
 use super::refs::Transfer;
 
@@ -26,6 +29,9 @@ pub struct PinnedTree {
     pub how: Origin,
     /// What was fetched to reach it (`None` unless `how` is `Fetched`).
     pub fetched: Option<Transfer>,
+    /// A repository read in place: its pack indexes, to judge an object
+    /// by its delta chain before it is read (loaded once per repository).
+    chain: Option<Arc<PackIndex>>,
 }
 
 /// How a pinned tree was reached.
@@ -62,7 +68,8 @@ impl PinnedTree {
         if !repo.contains("://") && local.exists() {
             let git = Repository::open_ext(&local, git2::RepositoryOpenFlags::NO_SEARCH, std::iter::empty::<&str>())
                 .map_err(|e| SourceError::Unreachable { repo: repo.to_string(), message: e.message().to_string() })?;
-            return PinnedTree::at_tag(git, repo, tag, Origin::Local);
+            let chain = in_place(&git);
+            return Ok(PinnedTree { chain, ..PinnedTree::at_tag(git, repo, tag, Origin::Local)? });
         }
         let (git, fetched) = open_cached(repo, base, &[tag.to_string()], cache, refresh)?;
         let how = if fetched.is_some() { Origin::Fetched } else { Origin::Cached };
@@ -95,7 +102,16 @@ impl PinnedTree {
                 })
             }
         };
-        Ok(PinnedTree { repo: git, tree, commit, tag: tag.to_string(), origin: repo.to_string(), how, fetched: None })
+        Ok(PinnedTree {
+            repo: git,
+            tree,
+            commit,
+            tag: tag.to_string(),
+            origin: repo.to_string(),
+            how,
+            fetched: None,
+            chain: None,
+        })
     }
 
     /// The text of `path` at the tag, or `None` if it does not exist there;
@@ -128,6 +144,7 @@ impl PinnedTree {
                 cap: MAX_FILE,
             });
         }
+        self.judge_chain(path, entry.id())?;
         let blob = self.repo.find_blob(entry.id()).map_err(|e| {
             if e.code() == git2::ErrorCode::NotFound {
                 missing()
@@ -169,6 +186,41 @@ impl PinnedTree {
     }
 }
 
+/// The pack indexes of a repository read in place, loaded once.
+pub(super) fn in_place(git: &Repository) -> Option<Arc<PackIndex>> {
+    Some(Arc::new(PackIndex::open(git.path(), super::local::MAX_INDEX)))
+}
+
+impl PinnedTree {
+    /// Refuses `id` at `path` when rebuilding it from its delta chain would
+    /// inflate more than one object may (a small blob stored as a delta of a
+    /// huge base declares its own size only): a link over the ceiling of
+    /// one object (what is held at once), or links over the ceiling of a
+    /// fetch in all (what is rebuilt; a real chain of 50 versions of a
+    /// 4 MiB file stays far under it). Only a repository read in place is
+    /// judged: the cache holds what a fetch let past its ceilings.
+    pub(super) fn judge_chain(&self, path: &str, id: git2::Oid) -> Result<(), SourceError> {
+        let Some(cost) = self.chain.as_ref().and_then(|c| c.chain(id)) else { return Ok(()) };
+        let over = if cost.largest > MAX_OBJECT {
+            Some((cost.largest, MAX_OBJECT))
+        } else if cost.total > MAX_INFLATED {
+            Some((cost.total, MAX_INFLATED))
+        } else {
+            None
+        };
+        match over {
+            Some((cost, cap)) => Err(SourceError::Inflates {
+                path: path.to_string(),
+                tag: self.tag.clone(),
+                repo: self.origin.clone(),
+                cost,
+                cap,
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
 fn nearest_tags(repo: &Repository, tag: &str) -> Vec<String> {
     let names = repo.tag_names(None).ok();
     let tags = names.iter().flat_map(|n| n.iter().filter_map(|t| t.ok().flatten())).map(str::to_string);
@@ -185,6 +237,7 @@ impl PinnedTree {
         tree: git2::Oid,
         origin: &str,
         how: Origin,
+        chain: Option<Arc<PackIndex>>,
     ) -> PinnedTree {
         PinnedTree {
             repo: git,
@@ -194,6 +247,7 @@ impl PinnedTree {
             origin: origin.to_string(),
             how,
             fetched: None,
+            chain,
         }
     }
 
