@@ -194,3 +194,31 @@ fn an_env_value_a_serve_script_splits_into_the_argv_is_judged_as_that_argv() {
     let r = lint("fixtures/lint/programs/llama.cpp/trio", LLAMA);
     assert_eq!(found(&r.stdout), placed(llama, &[(1, "--hots", 1, "KNB001")]), "{}", r.stdout);
 }
+
+/// An old binary name in exec form (`["./server", "--host", …]` in a
+/// compose file or a Dockerfile) is named as on a shell line, and a binary
+/// held in a variable whose folders vary (`/media/$USER/apps/llama-cli`) is
+/// still that binary: its argv is judged.
+#[test]
+fn renamed_binaries_in_exec_form_and_binary_paths_with_variables() {
+    let cat = support::fixtures().join("llama.cpp/catalog").display().to_string();
+    let t = support::tree(&[
+        ("compose.yaml", b"services:\n  llm:\n    image: ghcr.io/ggml-org/llama.cpp:server-b4100\n    command: [\"./server\", \"--host\", \"0.0.0.0\"]\n  idle:\n    image: ghcr.io/ggml-org/llama.cpp:server-b4100\n    command: [\"./server\"]\n"),
+        ("Dockerfile", b"FROM ghcr.io/ggml-org/llama.cpp:full-b4100\nENTRYPOINT [\"./server\", \"--host\", \"0.0.0.0\"]\n"),
+        ("run.sh", b"#!/bin/sh\nBIN=/media/$USER/apps/llama-cli\n\"$BIN\" -m m.gguf --ctx-sizee 4\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--engine", "llama.cpp", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let at: Vec<(String, String)> = lines
+        .iter()
+        .map(|l| (l.split(": ").next().unwrap_or("").to_string(), l.split(' ').nth(1).unwrap_or("").to_string()))
+        .collect();
+    let want = |f: &str, c: &str| (f.to_string(), c.to_string());
+    assert_eq!(
+        at,
+        [want("Dockerfile:2:14", "KNB020"), want("compose.yaml:4:16", "KNB020"), want("run.sh:3:18", "KNB001")],
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+}

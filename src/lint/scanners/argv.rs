@@ -11,6 +11,7 @@ use super::shell;
 use super::words::Part;
 use super::{Scan, ScanCtx};
 use crate::lint::pairing::{argv_refs, argv_refs_open, Word};
+use crate::lint::refs::Ref;
 use crate::lint::span::Span;
 
 /// Judges an argv given as items. `image` is the container image that runs
@@ -98,6 +99,17 @@ fn scan(
         None => None,
     };
     let Some((start, binary)) = start else { return };
+    // An old name of a renamed binary (`["./server", "--host", …]`) is that
+    // binary only when given options, as on a shell line; then it is named.
+    if let Some(b) = binary.as_ref().filter(|b| b.renamed.is_some()) {
+        let given_options = parts[start..].iter().any(|p| p.word.text.as_deref().is_some_and(|t| t.starts_with('-')));
+        if !given_options {
+            return;
+        }
+        if let Some(p) = start.checked_sub(1).and_then(|i| parts.get(i)) {
+            out.refs.push(Ref::Program { span: span(p.word.start, p.word.end), binary: b.clone() });
+        }
+    }
     let words: Vec<&Word<'_>> = parts[start..].iter().map(|p| &p.word).collect();
     let pair = if closed { argv_refs } else { argv_refs_open };
     pair(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);

@@ -110,6 +110,12 @@ impl<'s, 'c> Script<'s, 'c> {
             if let Some((_, Some(d))) = expansion(value) {
                 return Some(unquote(d));
             }
+            // `/media/$USER/apps/llama-cli`: a path whose folders vary but
+            // whose last part does not names its binary all the same.
+            let last = value.trim_matches(['"', '\'']).rsplit('/').next().unwrap_or("");
+            if value.contains('/') && !last.is_empty() && !last.contains(['$', '`', '(', ')', '{', '}']) {
+                return Some(unquote(value));
+            }
         }
         // `LLAMA_SERVER`, `RADIANCE_BIN`: a variable named after the binary.
         let kebab = name.to_ascii_lowercase().replace('_', "-");
