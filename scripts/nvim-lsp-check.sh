@@ -69,6 +69,8 @@ LUA
 nvim --headless -n -u NONE -i NONE \
   --cmd "lua _G.arg_knobs = [[$knobs]]; _G.arg_file = [[$dir/run.md]]; _G.arg_status = [[$dir/status]]" \
   -c "luafile $dir/check.lua"
+# Neovim's headless print ends no line: end it here.
+echo >&2
 # The server's exit: 0 after the editor's shutdown, within 10 s.
 tries=0
 while [ ! -f "$dir/status" ] && [ $tries -lt 100 ]; do sleep 0.1; tries=$((tries + 1)); done
