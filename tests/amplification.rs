@@ -7,23 +7,6 @@ use std::time::{Duration, Instant};
 
 use crate::support;
 
-/// Runs the built binary in `cwd` with at most 1 GiB of address space, so
-/// that an amplification fails the run instead of filling the machine.
-fn knobs_limited(cwd: &std::path::Path, args: &[&str]) -> support::Output {
-    std::process::Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 1048576 && exec \"$@\"")
-        .arg("sh")
-        .arg(env!("CARGO_BIN_EXE_knobs"))
-        .args(args)
-        .current_dir(cwd)
-        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run knobs")
-        .into()
-}
-
 const PIN: &[u8] = b"[pin]\nengine = \"radiance\"\n";
 
 /// A history of one tag whose state names `record` `times` times, with a
@@ -53,7 +36,7 @@ fn a_history_state_naming_a_record_twice_is_refused() {
         std::fs::create_dir_all(&dir).expect("mkdir");
         std::fs::write(dir.join("history.json"), repeated_history(times, record)).expect("write");
         let started = Instant::now();
-        let r = knobs_limited(t.path(), &["lint", "--tag", "v9.9.9"]);
+        let r = support::knobs_bounded(t.path(), &["lint", "--tag", "v9.9.9"], 300);
         let took = started.elapsed();
         assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
         let err = r.stderr.replace('\n', " ");
@@ -82,23 +65,6 @@ fn a_catalogue_far_larger_than_an_engines_is_refused() {
     assert!(err.contains("v9.9.9.toml") && err.contains("25000 flags"), "{}", r.stderr);
 }
 
-/// Runs the built binary in `cwd` within 1 GiB of address space, killed
-/// after 60 s (exit 124): a hang fails the test instead of stalling it.
-fn knobs_cut_off(cwd: &std::path::Path, args: &[&str]) -> support::Output {
-    std::process::Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 1048576 && exec timeout 60 \"$@\"")
-        .arg("sh")
-        .arg(env!("CARGO_BIN_EXE_knobs"))
-        .args(args)
-        .current_dir(cwd)
-        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run knobs")
-        .into()
-}
-
 /// `(_ ((_)?)+)`, 16 bytes in `[[extract.query]]`, spun for ever inside
 /// tree-sitter's query compiler before any file was read; now it is exit 2
 /// naming the query's number in knobs.toml, and nothing is written.
@@ -110,7 +76,7 @@ fn a_query_that_never_compiles_is_refused() {
                 [[extract.query]]\nflags = \"(call_expression) @flag\"\n\
                 [[extract.query]]\nflags = \"(_ ((_)?)+) @flag\"\n";
     std::fs::write(tmp.path().join("knobs.toml"), toml).expect("write");
-    let r = knobs_cut_off(tmp.path(), &["sync", "--out", "out"]);
+    let r = support::knobs_bounded(tmp.path(), &["sync", "--out", "out"], 60);
     assert_eq!(r.code, 2, "{}\n{}", r.stdout, r.stderr);
     assert!(
         support::flat(&r.stderr).contains(
@@ -151,7 +117,11 @@ fn a_list_doubled_through_names_is_not_built() {
         "def make_arg_parser(parser):\n    parser.add_argument('--port', type=int, default=8000, help='Port.')\n    \
                  parser.add_argument('--pick', type=str, choices=X11, help='Pick.')\n    return parser\n";
     python_repo(tmp.path(), &[("vllm/consts.py", consts), (ENTRY, entry.to_string())]);
-    let r = knobs_cut_off(tmp.path(), &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"]);
+    let r = support::knobs_bounded(
+        tmp.path(),
+        &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"],
+        60,
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stderr
@@ -173,7 +143,11 @@ fn a_module_of_dense_literals_is_passed_over_by_name() {
         "def make_arg_parser(parser):\n    parser.add_argument('--port', type=int, default=8000)\n    return parser\n";
     let dense = format!("X = [{}]\n", "0,".repeat(200_000));
     python_repo(tmp.path(), &[("vllm/gen/dense.py", dense), (ENTRY, entry.to_string())]);
-    let r = knobs_cut_off(tmp.path(), &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"]);
+    let r = support::knobs_bounded(
+        tmp.path(),
+        &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"],
+        60,
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         support::flat(&r.stderr).contains(
@@ -195,7 +169,11 @@ fn a_scope_that_declares_nothing_is_named() {
         "def make_arg_parser(parser):\n    parser.add_argument('--port', type=int, default=8000)\n    return parser\n";
     let batch = "def make_arg_parser(parser):\n    return parser\n";
     python_repo(tmp.path(), &[(ENTRY, entry.to_string()), ("vllm/entrypoints/openai/run_batch.py", batch.to_string())]);
-    let r = knobs_cut_off(tmp.path(), &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"]);
+    let r = support::knobs_bounded(
+        tmp.path(),
+        &["sync", "--engine", "vllm", "--repo", "v.git", "--tag", "v1", "--out", "out"],
+        60,
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
         r.stderr.lines().any(|l| l

@@ -1077,23 +1077,6 @@ fn verify_shows_a_hostile_argv_in_pictures() {
 
 // ---- The sync path: the old history, the remote's tags, its pack ----
 
-/// Runs the built binary in `cwd` within 1 GiB of address space, killed
-/// after `secs` seconds (exit 137): an attack fails the test, not the machine.
-fn knobs_bounded(cwd: &Path, args: &[&str], secs: u32) -> support::Output {
-    std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v 1048576 && exec timeout -s KILL {secs} \"$@\""))
-        .arg("sh")
-        .arg(env!("CARGO_BIN_EXE_knobs"))
-        .args(args)
-        .current_dir(cwd)
-        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run knobs")
-        .into()
-}
-
 /// The history fixture's first tag, as a repository at `<dir>/history.git`.
 fn history_repo(dir: &Path) {
     let fixture = support::fixtures().join("history/v1.0.0");
@@ -1118,7 +1101,7 @@ fn an_old_history_that_is_a_fifo_or_a_device_is_refused() {
             "zero" => symlink(Path::new("/dev/zero"), &file),
             _ => std::fs::create_dir(&file).expect("mkdir"),
         }
-        let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--all-tags", "--out", "out"], 20);
+        let r = support::knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--all-tags", "--out", "out"], 20);
         assert_eq!(r.code, 2, "{case}: {}", r.stderr);
         let err = flat(&r.stderr);
         assert!(err.contains("cannot read") && err.contains("history.json") && err.contains(reason), "{case}: {err}");
@@ -1145,7 +1128,7 @@ fn a_tag_name_git_refuses_is_passed_over_with_a_warning() {
     let url = format!("file://{}", git.display());
     for repo in [url.as_str(), "history.git"] {
         let _ = std::fs::remove_dir_all(t.path().join("out"));
-        let r = knobs_bounded(t.path(), &["sync", "--repo", repo, "--all-tags", "--out", "out"], 60);
+        let r = support::knobs_bounded(t.path(), &["sync", "--repo", repo, "--all-tags", "--out", "out"], 60);
         assert_eq!(r.code, 0, "{repo}: {}", r.stderr);
         assert!(
             flat(&r.stderr)
@@ -1194,11 +1177,11 @@ fn a_file_remote_over_a_ceiling_leaves_the_cache_as_it_was() {
     let id = git.commit(None, &sig, &sig, "big", &tree, &[&v1]).expect("commit");
     git.tag_lightweight("v1.1.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
     let url = format!("file://{}", t.path().join("history.git").display());
-    let r = knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.0.0", "--out", "out"], 60);
+    let r = support::knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.0.0", "--out", "out"], 60);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let cache = t.path().join(".knobs-cache");
     let before = sizes_under(&cache);
-    let r = knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.1.0", "--out", "out"], 60);
+    let r = support::knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.1.0", "--out", "out"], 60);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
         flat(&r.stderr).contains(&format!(
@@ -1217,7 +1200,7 @@ fn a_file_remote_over_a_ceiling_leaves_the_cache_as_it_was() {
 fn sync_hostile_pack(pack: Vec<u8>) -> (i32, String, Vec<String>) {
     let server = support::hostile_pack::HostilePack::start(pack);
     let t = tempfile::tempdir().expect("tempdir");
-    let r = knobs_bounded(t.path(), &["sync", "--repo", &server.url(), "--tag", "v1", "--out", "out"], 20);
+    let r = support::knobs_bounded(t.path(), &["sync", "--repo", &server.url(), "--tag", "v1", "--out", "out"], 20);
     let cache: Vec<String> =
         files_under(&t.path().join(".knobs-cache")).into_iter().filter(|f| !f.starts_with("locks/")).collect();
     (r.code, flat(&r.stderr), cache)
@@ -1314,7 +1297,7 @@ fn a_small_file_delta_of_a_huge_base_is_judged_by_its_chain() {
     let id = git.commit(None, &sig, &sig, "small", &tree, &[&v1]).expect("commit");
     git.tag_lightweight("v1.1.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
     let url = format!("file://{}", dir.display());
-    let r = knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.1.0", "--out", "out"], 60);
+    let r = support::knobs_bounded(t.path(), &["sync", "--repo", &url, "--tag", "v1.1.0", "--out", "out"], 60);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
         flat(&r.stderr)
@@ -1360,7 +1343,7 @@ fn a_repository_read_in_place_judges_a_blob_by_its_chain() {
     let sig = Signature::new("t", "t@t.invalid", &git2::Time::new(1_760_000_000, 0)).expect("sig");
     let id = git.commit(None, &sig, &sig, "small", &tree, &[&v1]).expect("commit");
     git.tag_lightweight("v1.1.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
-    let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.1.0", "--out", "out"], 60);
+    let r = support::knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.1.0", "--out", "out"], 60);
     assert_eq!(r.code, 2, "{}", r.stderr);
     let err = flat(&r.stderr);
     let refused = "`core/config.cpp` at v1.1.0 in `history.git` would inflate 73400320 bytes to be read (a delta on a larger base), over the 64 MiB knobs takes to read one object";
@@ -1375,7 +1358,7 @@ fn a_repository_read_in_place_judges_a_blob_by_its_chain() {
     let tree = git.find_tree(root.write().expect("write")).expect("tree");
     let id = git.commit(None, &sig, &sig, "gen", &tree, &[&v1]).expect("commit");
     git.tag_lightweight("v1.2.0", &git.find_object(id, None).expect("obj"), false).expect("tag");
-    let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.2.0", "--out", "out"], 60);
+    let r = support::knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--tag", "v1.2.0", "--out", "out"], 60);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
         flat(&r.stderr).contains("`core/gen.cpp` at v1.2.0 in `history.git` would inflate 73400320 bytes"),
@@ -1384,7 +1367,7 @@ fn a_repository_read_in_place_judges_a_blob_by_its_chain() {
     );
     assert_eq!(files_under(&t.path().join("out")), Vec::<String>::new());
     // Building a history, each tag is skipped with its reason; the others are read.
-    let r = knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--all-tags", "--out", "out"], 60);
+    let r = support::knobs_bounded(t.path(), &["sync", "--repo", "history.git", "--all-tags", "--out", "out"], 60);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(flat(&r.stdout).contains(&format!("2 skipped (v1.1.0: {refused}")), "{}", r.stdout);
 }

@@ -19,7 +19,7 @@ pub mod text;
 pub mod xorshift;
 
 pub use repo::{build_repo, radiance_repo};
-pub use run::{knobs, knobs_with_stdin, run_in, Output};
+pub use run::{knobs, knobs_bounded, knobs_with_stdin, run_in, Output};
 pub use text::{flat, short};
 
 pub fn root() -> PathBuf {

@@ -40,6 +40,24 @@ pub fn knobs(cwd: &Path, args: &[&str]) -> Output {
         .into()
 }
 
+/// Runs the built binary in `cwd` with a private cache, within 1 GiB of
+/// address space and killed after `secs` seconds (exit 137): an attack or a
+/// hang fails the test, not the machine.
+pub fn knobs_bounded(cwd: &Path, args: &[&str], secs: u32) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v 1048576 && exec timeout -s KILL {secs} \"$@\""))
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_knobs"))
+        .args(args)
+        .current_dir(cwd)
+        .env("KNOBS_CACHE_DIR", cwd.join(".knobs-cache"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run knobs")
+        .into()
+}
+
 /// Runs knobs in-process.
 pub fn run_in(cwd: &Path, args: &[&str]) -> Output {
     let mut out = Vec::new();
