@@ -17,6 +17,9 @@ fn help(args: &[&str]) -> String {
 
 #[test]
 fn help_texts() {
+    // Issue 31: lint's help says that `--tag` wins over the files' pins.
+    let lint = help(&["lint", "--help"]);
+    assert!(lint.contains("Judge every file against this catalogued version, over any version a file pins"), "{lint}");
     insta::assert_snapshot!("knobs", help(&["--help"]));
     insta::assert_snapshot!("lint", help(&["lint", "--help"]));
     insta::assert_snapshot!("sync", help(&["sync", "--help"]));

@@ -199,6 +199,78 @@ fn an_env_file_pin_between_two_tags_judges_its_folder_by_the_nearest_earlier() {
     );
 }
 
+// Issue 31: a pin older than every catalogued build is not judged against a
+// newer one (whose flags it may not have had), and the tag to sync is
+// spelled as the repository spells its tags (radiance's are `v1.0.13`).
+#[test]
+fn a_pin_older_than_every_catalogued_build_is_not_judged() {
+    // `--bogus-flag` is in no build; `--busy-prefill-chunk` only from v1.4.0.
+    let file = compose("ghcr.io/acme/radiance:0.9.0", r#"["--bogus-flag", "--busy-prefill-chunk", "auto"]"#);
+    let t = project(&radiance(), &[("compose.yaml", &file)]);
+    let r = lint(t.path(), "radiance", &[]);
+    assert_eq!(findings(&r), Vec::<String>::new());
+    assert_eq!(r.code, 0);
+    assert_eq!(
+        r.stderr,
+        "warning: compose.yaml: pins radiance 0.9.0, older than every catalogued build (the oldest is v1.0.13), so the command it pins is not judged (run `knobs sync --tag v0.9.0` to catalogue it)\n"
+    );
+}
+
+#[test]
+fn an_env_file_pin_older_than_every_catalogued_build_leaves_its_folder_unjudged() {
+    let t = project(
+        &radiance(),
+        &[
+            ("svc/image.env", b"IMAGE=ghcr.io/x/radiance:v0.9.0\n"),
+            ("svc/serve.sh", b"#!/bin/sh\nexec radiance --bogus-flag --busy-prefill-chunk auto\n"),
+            // Another folder with no pin is judged as before (the newest, v1.9.0).
+            ("other/serve.sh", b"#!/bin/sh\nexec radiance --bogus-flag\n"),
+        ],
+    );
+    let r = lint(t.path(), "radiance", &[]);
+    let found = findings(&r);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("KNB001 2:15 `--bogus-flag`"), "{found:?}");
+    assert!(r.stdout.contains("other/serve.sh") && !r.stdout.contains("svc/serve.sh"), "{}", r.stdout);
+    assert_eq!(
+        r.stderr,
+        "warning: svc/image.env pins radiance v0.9.0, older than every catalogued build (the oldest is v1.0.13), so the files in svc are not judged (run `knobs sync --tag v0.9.0` to catalogue it)\n"
+    );
+}
+
+// Issue 31: `--tag` on the command line wins over every pin in the files.
+#[test]
+fn the_command_line_tag_wins_over_a_files_image_pin() {
+    // The file pins v1.2.0, where `--prefill-chunk` is a flag and
+    // `--busy-prefill-chunk` is not; v1.8.1 is the other way round.
+    let file = compose("ghcr.io/acme/radiance:1.2.0", r#"["--prefill-chunk", "512", "--busy-prefill-chunk", "auto"]"#);
+    let t = project(&radiance(), &[("compose.yaml", &file)]);
+    let pinned = findings(&lint(t.path(), "radiance", &[]));
+    assert!(pinned.iter().all(|f| f.contains("--busy-prefill-chunk")), "{pinned:?}");
+    let r = lint(t.path(), "radiance", &["--tag", "v1.8.1"]);
+    let found = findings(&r);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].starts_with("KNB007 4:16 `--prefill-chunk` was removed in v1.4.0"), "{found:?}");
+    assert_eq!(r.stderr, "");
+}
+
+#[test]
+fn the_command_line_tag_wins_over_an_env_file_pin() {
+    let t = project(
+        &radiance(),
+        &[
+            ("svc/image.env", b"IMAGE=ghcr.io/x/radiance:1.3.5\n"),
+            ("svc/serve.sh", b"#!/bin/sh\nexec radiance --busy-prefill-chunk auto\n"),
+        ],
+    );
+    // By the pin (v1.2.0, the nearest earlier tag) the flag is not there yet...
+    assert_eq!(findings(&lint(t.path(), "radiance", &[])).len(), 1);
+    // ...by the command line's v1.8.1 it is, and no note names the pin.
+    let r = lint(t.path(), "radiance", &["--tag", "v1.8.1"]);
+    assert_eq!(findings(&r), Vec::<String>::new());
+    assert_eq!(r.stderr, "");
+}
+
 #[test]
 fn removed_flag_says_in_which_tag_it_went_and_what_it_became() {
     let file = compose("ghcr.io/acme/radiance:1.8.3", r#"["--prefill-chunk", "512", "--swap-space", "4"]"#);

@@ -97,10 +97,11 @@ fn a_trio_pinning_an_uncatalogued_build_gets_a_warning() {
         tree(&[("svc/image.env", b"IMAGE=registry.example/radiance:2.0.0\n"), ("svc/knobs.env", b"MAX_NUM_SEQS=2\n")]);
     let r = run_in(t.path(), &["lint"]);
     assert_eq!(r.code, 0, "{}", r.stdout);
-    // Said once for the folder, as a warning, never a silent fallback.
+    // Said once for the folder, as a warning, never a silent fallback; the
+    // tag to sync is spelled as radiance's tags are (`v1.8.1`).
     assert_eq!(
         r.stderr,
-        "warning: svc/image.env pins radiance 2.0.0, which has no catalogue of its own: the files in svc are judged against v1.8.1, the nearest earlier tag catalogued (run `knobs sync --tag 2.0.0`)\n"
+        "warning: svc/image.env pins radiance 2.0.0, which has no catalogue of its own: the files in svc are judged against v1.8.1, the nearest earlier tag catalogued (run `knobs sync --tag v2.0.0`)\n"
     );
 }
 

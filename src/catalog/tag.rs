@@ -55,6 +55,22 @@ pub fn same_tag(a: &str, b: &str) -> bool {
     a == b || a.trim_start_matches('v') == b.trim_start_matches('v')
 }
 
+/// `tag` spelled as the engine's repository spells its tags, `known` being
+/// one of them: `0.9.0` is `v0.9.0` where the tags are `v0.10.0`, and
+/// `v1.2.0` is `1.2.0` where they are `1.3.0`. A tag of another shape is
+/// left as it is.
+pub fn spelled_like(tag: &str, known: &str) -> String {
+    let v_number = |t: &str| t.strip_prefix('v').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()));
+    let number = |t: &str| t.starts_with(|c: char| c.is_ascii_digit());
+    if v_number(known) && number(tag) {
+        format!("v{tag}")
+    } else if number(known) && v_number(tag) {
+        tag[1..].to_string()
+    } else {
+        tag.to_string()
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -78,5 +94,16 @@ pub(crate) mod tests {
         v.sort_by(|a, b| compare_tags(a, b));
         assert_eq!(v, ["v0.8.5.dev3", "v0.8.5a2", "v0.8.5rc1", "v0.8.5", "v0.8.5.post1", "v0.8.6"]);
         assert_eq!(compare_tags("1.2.0-alpha.5", "1.2.0-beta.2"), Ordering::Less);
+    }
+
+    #[test]
+    fn a_tag_is_spelled_as_the_repository_spells_its_tags() {
+        assert_eq!(spelled_like("0.9.0", "v0.10.0"), "v0.9.0");
+        assert_eq!(spelled_like("v0.9.0", "v0.10.0"), "v0.9.0");
+        assert_eq!(spelled_like("v1.2.0", "1.3.0"), "1.2.0");
+        assert_eq!(spelled_like("1.2.0", "1.3.0"), "1.2.0");
+        assert_eq!(spelled_like("b4100", "b4200"), "b4100");
+        assert_eq!(spelled_like("latest", "v1.0.0"), "latest");
+        assert_eq!(spelled_like("vnext", "1.0.0"), "vnext");
     }
 }

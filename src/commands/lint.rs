@@ -28,6 +28,7 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
             FailOn::Error => Severity::Error,
             FailOn::Warning => Severity::Warning,
         }),
+        tag: args.version.is_some(),
         ..Overrides::new(&args.select, &args.ignore)?
     };
     let mut merged = Report::default();

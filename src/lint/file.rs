@@ -32,7 +32,11 @@ pub fn lint_file(
     // A deployment file's own engine image pins the version its argv is
     // judged against (a pin with no catalogue: a note, and the folder's);
     // a compose service or a container with its own image, its own.
-    let groups = pins::group(&text, kind, &shown, settings, catalog, &mut scan, &mut notes);
+    let mut groups = pins::group(&text, kind, &shown, settings, catalog, &mut scan, &mut notes);
+    if folder.unjudged {
+        // The folder pins a build older than every catalogued one.
+        groups.iter_mut().for_each(|(_, refs)| refs.clear());
+    }
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     let mut violations: Vec<Violation> = Vec::new();

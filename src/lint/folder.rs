@@ -30,6 +30,9 @@ pub struct Folder {
     pub pins: Vec<(String, PathBuf)>,
     /// Said once for the folder: a pin to a version with no catalogue.
     pub note: Option<String>,
+    /// The pin is older than every catalogued build: the folder's files
+    /// are not judged.
+    pub unjudged: bool,
     /// A serve script of the folder runs the engine.
     pub serves: bool,
     /// File names the folder's engine units read (`EnvironmentFile=`).
@@ -211,13 +214,9 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
                 settings.sync_hint(pin)
             ));
         } else if pinned.is_none() {
-            folder.note = Some(format!(
-                "{} pins {} {pin}, which has no catalogue: the files in {} are judged against {} instead (run `knobs sync --tag {pin}`)",
-                by.display(),
-                settings.catalog.source.engine,
-                dir,
-                settings.catalog.source.tag
-            ));
+            folder.unjudged = true;
+            let unjudged = settings.unjudged(pin, &format!("the files in {dir} are"));
+            folder.note = Some(format!("{} pins {} {pin}, {unjudged}", by.display(), settings.catalog.source.engine));
         }
     }
     folder

@@ -3,8 +3,9 @@
 //! that version's catalogue (a catalogue file's, else the history's), and a
 //! compose service or a container with an image of its own against its own.
 //! A pin between two tags of the history (an untagged build) is judged by
-//! the nearest earlier tag, with a note that says so; a pin with no
-//! catalogue at all is a note, and its refs stay with the file's catalogue.
+//! the nearest earlier tag, with a note that says so; a pin older than
+//! every catalogued build is not judged (a newer build would call its
+//! flags wrong), with a note that says so. Under `--tag` no pin counts.
 
 use super::dispatch::scan;
 use super::refs::Ref;
@@ -33,6 +34,7 @@ pub(crate) fn group<'a>(
     // runbook or a script an image pins just the command that runs it (a
     // section), and an env file's pin is its folder's (`folder.rs`).
     let file_level = kind.image_pins_file();
+    let what = if scan_out.sections.iter().any(|s| s.pin.is_some()) { "the command it pins is" } else { "the file is" };
     {
         let note_once = |note: String, notes: &mut Vec<String>| {
             if !notes.contains(&note) {
@@ -52,10 +54,8 @@ pub(crate) fn group<'a>(
                 Some(c)
             }
             None => {
-                let note = format!(
-                    "{shown}: pins {} {pin}, which has no catalogue: judged against {} instead (run `knobs sync --tag {pin}`)",
-                    settings.catalog.source.engine, catalog.source.tag
-                );
+                let unjudged = settings.unjudged(pin, what);
+                let note = format!("{shown}: pins {} {pin}, {unjudged}", settings.catalog.source.engine);
                 note_once(note, notes);
                 None
             }
@@ -73,13 +73,18 @@ pub(crate) fn group<'a>(
             // place in the file's scan (taken once, after every pin).
             let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
             for pin in pins {
-                let Some(c) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) else { continue };
-                // Read again as that version reads it (which flags take values).
-                let from = scan(text, kind, settings, c);
-                let refs: Vec<Ref> = (from.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())))
-                    .flat_map(|s| from.refs.get(s.refs.clone()).unwrap_or_default().iter().cloned())
-                    .collect();
-                groups.push((c, refs));
+                // A pin older than every catalogued build: its section is not judged.
+                let found = pinned_to(&pin, notes);
+                if let Some(c) = found.filter(|c| !std::ptr::eq(*c, catalog)) {
+                    // Read again as that version reads it (which flags take values).
+                    let from = scan(text, kind, settings, c);
+                    let refs: Vec<Ref> = (from.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())))
+                        .flat_map(|s| from.refs.get(s.refs.clone()).unwrap_or_default().iter().cloned())
+                        .collect();
+                    groups.push((c, refs));
+                } else if found.is_some() {
+                    continue;
+                }
                 // ...and those refs leave the file's group.
                 taken.extend(
                     scan_out.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())).map(|s| s.refs.clone()),
@@ -92,9 +97,14 @@ pub(crate) fn group<'a>(
                 .map(|(_, r)| r)
                 .collect();
         } else if let Some((pin, _)) = scan_out.pins.first().cloned().filter(|_| file_level) {
-            if let Some(pinned) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) {
-                catalog = pinned;
-                *scan_out = scan(text, kind, settings, catalog);
+            match pinned_to(&pin, notes) {
+                Some(pinned) if !std::ptr::eq(pinned, catalog) => {
+                    catalog = pinned;
+                    *scan_out = scan(text, kind, settings, catalog);
+                }
+                Some(_) => {}
+                // Older than every catalogued build: the file is not judged.
+                None => scan_out.refs.clear(),
             }
         }
     }

@@ -75,6 +75,8 @@ pub struct Overrides {
     pub cwd: PathBuf,
     /// `--fail-on`: the least severity that fails the run, over knobs.toml's.
     pub fail_on: Option<Severity>,
+    /// `--tag` was named: it wins over every pin in the files.
+    pub tag: bool,
 }
 
 impl Overrides {
@@ -135,6 +137,9 @@ pub struct Settings<'a> {
     pub helm_args_named: bool,
     /// `[lint] fail_on` under `--fail-on`: the least severity that fails the run.
     pub fail_on: Severity,
+    /// `--tag` was named on the command line: every file is judged against
+    /// `catalog`, whatever version it pins.
+    pub tag_forced: bool,
     /// What the rules work out about each catalogue of `all` (same order).
     derived: Vec<rules::CatalogFacts>,
     /// The same for `catalog` when it is not one of `all` (a tag of the history).
@@ -168,6 +173,7 @@ impl<'a> Settings<'a> {
             helm_args: vec!["extraArgs".to_string()],
             helm_args_named: false,
             fail_on: Severity::Warning,
+            tag_forced: false,
             derived: all.iter().map(|_| rules::CatalogFacts::default()).collect(),
             own_derived: rules::CatalogFacts::default(),
         }
@@ -192,15 +198,48 @@ impl<'a> Settings<'a> {
         if self.history.is_some() {
             String::new()
         } else {
-            format!(" catalogued (run `knobs sync --tag {pin}`)")
+            format!(" catalogued (run `knobs sync --tag {}`)", self.spelled(pin))
         }
+    }
+
+    /// `pin` as the engine's repository spells its tags (`0.9.0` where the
+    /// tags are `v0.10.0`), so that the `knobs sync --tag` a note suggests
+    /// names a tag that exists.
+    pub(crate) fn spelled(&self, pin: &str) -> String {
+        match self.oldest() {
+            Some(known) => crate::catalog::tag::spelled_like(pin, known),
+            None => pin.to_string(),
+        }
+    }
+
+    /// The oldest build anything is catalogued for (a catalogue file or a
+    /// tag of a history).
+    fn oldest(&self) -> Option<&str> {
+        let tags = self.all.iter().map(|c| c.source.tag.as_str());
+        let history = [self.history, self.aside_history].into_iter().flatten().filter_map(|h| h.tags.first());
+        tags.chain(history.map(|t| t.tag.as_str())).min_by(|a, b| compare_tags(a, b))
+    }
+
+    /// What a note on a pin older than every catalogued build says after
+    /// naming it: that `what` (`the file is`) is not judged, and how to
+    /// catalogue the pin.
+    pub(crate) fn unjudged(&self, pin: &str, what: &str) -> String {
+        let oldest = self.oldest().unwrap_or_default();
+        format!(
+            "older than every catalogued build (the oldest is {oldest}), so {what} not judged (run `knobs sync --tag {}` to catalogue it)",
+            self.spelled(pin)
+        )
     }
 
     /// The catalogue a pin to `tag` is judged against: a catalogued
     /// version's, else the history's own of that tag, else (with or without a history) — an untagged or
     /// uncatalogued build — the nearest earlier tag's (the second value is
     /// then true). `None`: nothing catalogued at or before it.
+    /// Under `--tag`, every pin is judged against the build it names.
     pub(crate) fn pinned(&self, tag: &str) -> Option<(&'a Catalog, bool)> {
+        if self.tag_forced {
+            return Some((self.catalog, false));
+        }
         let all: &'a [Catalog] = self.all;
         if let Some(c) = all.iter().find(|c| same_tag(&c.source.tag, tag)) {
             return Some((c, false));
@@ -237,6 +276,7 @@ impl<'a> Settings<'a> {
         settings.severity = severities(cfg)?;
         settings.keep_text = overrides.keep_text;
         settings.keep_clean = overrides.keep_clean;
+        settings.tag_forced = overrides.tag;
         settings.cwd = overrides.cwd.clone();
         settings.config_dir = cfg.path.as_deref().and_then(Path::parent).map(|d| normalized(&overrides.cwd.join(d)));
         if let Some(labels) = &cfg.target_labels {
