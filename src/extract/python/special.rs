@@ -13,7 +13,7 @@ use crate::catalog::model::Kind;
 
 use super::module::Program;
 use super::tree::{children, last_name};
-use super::value::{eval_in, Val};
+use super::value::{eval_in, Scope, Val};
 
 /// Field name → the kind its special parser gives.
 pub fn special_types(program: &Program<'_>, kwargs_functions: &[String]) -> FxHashMap<String, Kind> {
@@ -33,6 +33,9 @@ pub fn special_types(program: &Program<'_>, kwargs_functions: &[String]) -> FxHa
             continue;
         }
         let f = &program.files[file];
+        // `readable = {"max_model_len", …}` then `if name in readable:`
+        // (vLLM v0.10.2–v0.13.0): the function's own names, as assigned.
+        let scope = locals(program, file, func);
         let mut stack = vec![func];
         while let Some(n) = stack.pop() {
             match n.kind() {
@@ -47,7 +50,7 @@ pub fn special_types(program: &Program<'_>, kwargs_functions: &[String]) -> FxHa
                     if let (Some(cond), Some(body)) =
                         (n.child_by_field_name("condition"), n.child_by_field_name("consequence"))
                     {
-                        let names = compared_names(program, file, cond);
+                        let names = compared_names(program, file, cond, &scope);
                         if let Some(kind) = type_set(program, file, body) {
                             for name in names {
                                 out.insert(name, kind);
@@ -63,8 +66,34 @@ pub fn special_types(program: &Program<'_>, kwargs_functions: &[String]) -> FxHa
     out
 }
 
-/// `name == "x"` or `name in {"x", "y"}`: the names compared.
-fn compared_names(program: &Program<'_>, file: usize, cond: Node<'_>) -> Vec<String> {
+/// A function's plain assignments (`x = …`), read when a name is used; a
+/// name assigned twice keeps its last value.
+fn locals<'a, 'p>(program: &'a Program<'p>, file: usize, func: Node<'p>) -> Scope<'a, 'p> {
+    let f = &program.files[file];
+    let mut scope = Scope::new(program, file);
+    let mut stack = vec![func];
+    let mut found: Vec<(usize, String, Node<'p>)> = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.kind() == "assignment" {
+            if let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) {
+                if l.kind() == "identifier" {
+                    found.push((n.start_byte(), f.text_of(l).to_string(), r));
+                }
+            }
+        }
+        // A nested function's names are its own.
+        if n.kind() != "function_definition" || n.id() == func.id() {
+            stack.extend(children(n));
+        }
+    }
+    found.sort_by_key(|(at, _, _)| *at);
+    scope.pending.extend(found.into_iter().map(|(_, name, value)| (name, value)));
+    scope
+}
+
+/// `name == "x"` or `name in {"x", "y"}` (or a name bound to such a set):
+/// the names compared.
+fn compared_names<'p>(program: &Program<'p>, file: usize, cond: Node<'p>, scope: &Scope<'_, 'p>) -> Vec<String> {
     let f = &program.files[file];
     if cond.kind() != "comparison_operator" {
         return Vec::new();
@@ -75,7 +104,7 @@ fn compared_names(program: &Program<'_>, file: usize, cond: Node<'_>) -> Vec<Str
         return Vec::new();
     }
     let op = f.text_of(cond).get(left.end_byte() - cond.start_byte()..right.start_byte() - cond.start_byte());
-    match (op.map(str::trim), eval_in(program, file, *right, None, 0)) {
+    match (op.map(str::trim), eval_in(program, file, *right, Some(scope), 0)) {
         (Some("=="), Val::Str(s)) => vec![s],
         (Some("in"), v) => v.members().unwrap_or_default(),
         _ => Vec::new(),
