@@ -112,7 +112,7 @@ pub struct LintArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = crate::report::Format::Human)]
     pub format: crate::report::Format,
-    /// Judge every file against this catalogued version, over any version a file pins (an image tag, an env file's) [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
+    /// Judge every file against this catalogued version, over any version a file pins [default: knobs.toml `[pin] tag`, else the newest] (also `--version TAG`)
     #[arg(long = "tag", value_name = "TAG")]
     pub version: Option<String>,
     /// Also read catalogues from this folder (beside the embedded ones and those beside knobs.toml; it wins for the same tag)

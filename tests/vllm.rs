@@ -274,6 +274,40 @@ fn a_pin_between_two_catalogues_is_judged_by_the_nearest_earlier() {
     );
 }
 
+/// Issue 31: the vllm-openai image ran `python3 -m
+/// vllm.entrypoints.openai.api_server` until v0.11.0 (docker/Dockerfile's
+/// ENTRYPOINT) and `vllm serve` from v0.11.1rc1. The module's parser had no
+/// positional before v0.10.0rc1 (a model word is refused); from then on it
+/// reads an optional `model_tag` it never uses (the default model is
+/// served). `vllm serve` takes the model as its one positional.
+#[test]
+fn an_image_runs_the_entrypoint_of_its_era() {
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let lint_image = |tag: &str| {
+        let compose = format!(
+            "services:\n  v:\n    image: vllm/vllm-openai:{tag}\n    command: [\"org/model\", \"--max-model-len\", \"4096\"]\n"
+        );
+        let t = support::tree(&[("compose.yaml", compose.as_bytes())]);
+        run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "compose.yaml"])
+    };
+    let r = lint_image("v0.9.2");
+    assert_eq!(
+        r.stdout,
+        "compose.yaml:4:16: KNB011 `org/model` is not an option of image :v0.9.2: vllm v0.9.2 takes no positional arguments\n",
+        "{}",
+        r.stderr
+    );
+    let r = lint_image("v0.10.0");
+    assert_eq!(
+        r.stdout,
+        "compose.yaml:4:16: KNB011 `org/model` is read and ignored by image :v0.10.0 in vllm v0.10.0: it uses `--model` instead\n",
+        "{}",
+        r.stderr
+    );
+    let r = lint_image("v0.20.1");
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+}
+
 /// An entrypoint of `${X:+…}` lines (an image's options each behind a
 /// variable): each word is vLLM's argv, so an option the pinned build
 /// removed is found on its line, as it would be written plainly.

@@ -42,6 +42,9 @@ pub struct Binary {
     /// How many positional words it takes, when the profile says: a bare
     /// word past them is refused.
     pub positionals: Option<usize>,
+    /// The option a positional word stands for when this binary parses the
+    /// word and ignores it (the profile's image variant says).
+    pub ignored_positional: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -17,14 +17,28 @@ pub struct ImageSpec {
     pub variants: Vec<ImageVariant>,
 }
 
-/// An image whose tag matches `tag` runs `command` (or, when `foreign`,
-/// something that is not the engine's option table).
+/// An image whose tag matches `tag` (and, with `until`, pins a build
+/// before that tag) runs `command` (or, when `foreign`, something that is
+/// not the engine's option table). The first variant that matches wins, so
+/// an older entrypoint is listed before the newer one.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ImageVariant {
     pub tag: String,
+    /// The first build whose image no longer runs this variant's command
+    /// (an image tag that pins no build is the newest's).
+    #[serde(default)]
+    pub until: Option<String>,
     #[serde(default)]
     pub command: Option<String>,
     #[serde(default)]
     pub foreign: bool,
+    /// How many positional words `command` takes in these builds, over
+    /// `[argv] positional_limits`.
+    #[serde(default)]
+    pub positionals: Option<usize>,
+    /// The option a positional word would stand for, when these builds
+    /// parse the word and then ignore it (the option's value is used).
+    #[serde(default)]
+    pub ignored_positional: Option<String>,
 }

@@ -163,6 +163,16 @@ mod tests {
     }
 
     #[test]
+    fn an_image_variant_of_an_era_is_checked() {
+        let with = |extra: &str| Profile::parse(&format!("name = \"e\"\n[[images.variant]]\ntag = '.'\n{extra}\n"));
+        assert!(with("until = \"v0.11.1rc1\"\npositionals = 0\nignored_positional = \"--model\"").is_ok());
+        let err = with("until = \" v1\"").err().unwrap_or_default();
+        assert!(err.contains("images.variant until ` v1` is not a tag such as `v0.11.1`"), "{err}");
+        let err = with("ignored_positional = \"model\"").err().unwrap_or_default();
+        assert!(err.contains("images.variant ignored_positional must be an option, such as `--model`"), "{err}");
+    }
+
+    #[test]
     fn scopes_inherit_common_except_where_told() {
         let p = builtin("llama.cpp").expect("llama.cpp");
         let common = vec!["LLAMA_EXAMPLE_COMMON".to_string()];

@@ -47,6 +47,12 @@ impl Profile {
         }
         for v in &self.images.variants {
             Regex::new(&v.tag).map_err(|e| err(format!("images.variant tag is not a regex: {e}")))?;
+            if let Some(u) = v.until.as_deref().filter(|u| !u.starts_with(|c: char| c.is_ascii_alphanumeric())) {
+                return Err(err(format!("images.variant until `{u}` is not a tag such as `v0.11.1`")));
+            }
+            if v.ignored_positional.as_deref().is_some_and(|o| !o.starts_with('-')) {
+                return Err(err("images.variant ignored_positional must be an option, such as `--model`".into()));
+            }
         }
         if self.extract.language == Language::Python && self.extract.entries.is_empty() {
             return Err(err("a python [extract] needs at least one [[extract.entry]]".into()));

@@ -8,10 +8,14 @@
 //! an option that takes one (`--lora-scaled FILE 0.5`, whose value is
 //! `FILE:SCALE`), or a value given to a switch.
 //!
+//! Where a build parses such a word and then ignores it (an image whose
+//! entrypoint takes a positional it never reads), says which option it
+//! reads instead.
+//!
 //! ## Why is this bad?
 //! The command line reads as right and fails with "invalid argument", or —
-//! where the option before it changed arity between builds — the meaning
-//! shifted silently.
+//! where the option before it changed arity between builds, or the word is
+//! ignored — the meaning shifted silently (the default model is served).
 //!
 //! ## Example
 //! ```sh
@@ -37,6 +41,8 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
     let Ref::Stray { word, span, after, binary } = r else { return };
     let what = binary.as_ref().map_or_else(|| ctx.catalog.source.engine.clone(), |b| b.command.clone());
+    // A build that parses the word and throws it away (the profile says which option counts).
+    let ignored = binary.as_ref().and_then(|b| b.ignored_positional.as_deref());
     let help = match after.as_deref().and_then(|a| ctx.flag(a).map(|f| (a, f))) {
         Some((a, f)) if f.values() == 0 => format!("`{a}` takes no value"),
         Some((a, f)) if !f.metavar.is_empty() => {
@@ -47,11 +53,21 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     out.push(Violation {
         rule: &RULE,
         span: *span,
-        message: match binary.as_ref().and_then(|b| b.positionals).filter(|n| *n > 0) {
-            Some(n) => format!("`{word}` is one positional argument too many: {what} takes {n} in {}", ctx.build()),
-            None => format!("`{word}` is not an option of {what}: {} takes no positional arguments", ctx.build()),
+        message: match (binary.as_ref().and_then(|b| b.positionals).filter(|n| *n > 0), ignored) {
+            (_, Some(option)) => {
+                format!("`{word}` is read and ignored by {what} in {}: it uses `{option}` instead", ctx.build())
+            }
+            (Some(n), None) => {
+                format!("`{word}` is one positional argument too many: {what} takes {n} in {}", ctx.build())
+            }
+            (None, None) => {
+                format!("`{word}` is not an option of {what}: {} takes no positional arguments", ctx.build())
+            }
         },
-        help: Some(help),
+        help: Some(match ignored {
+            Some(option) => format!("write `{option} {word}`"),
+            None => help,
+        }),
         fix: None,
     });
 }

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::catalog::profile::{Invocation, Profile};
+use crate::catalog::profile::{ImageVariant, Invocation, Profile};
 use crate::lint::refs::Binary;
 
 /// The commands that run the engine: the profile's, and those knobs.toml adds.
@@ -118,7 +118,13 @@ impl EngineMatcher {
         if scope.is_none() && positionals.is_none() {
             return None;
         }
-        Some(Arc::new(Binary { command: written, scope: scope.clone(), renamed: None, positionals }))
+        Some(Arc::new(Binary {
+            command: written,
+            scope: scope.clone(),
+            renamed: None,
+            positionals,
+            ignored_positional: None,
+        }))
     }
 
     /// True when `text` may pin an engine image (`radiance:` appears).
@@ -165,25 +171,56 @@ impl EngineMatcher {
         &self.profile.images.names
     }
 
+    /// The image variant an engine image's tag runs: the first whose tag
+    /// pattern matches and, with `until`, whose build comes before it.
+    fn variant(&self, tag: &str) -> Option<&ImageVariant> {
+        let pinned = self.image_tag(tag);
+        let before =
+            |until: &str| pinned.as_deref().is_some_and(|p| crate::catalog::tag::compare_tags(p, until).is_lt());
+        let (_, i) = self
+            .variants
+            .iter()
+            .find(|(re, i)| re.is_match(tag) && self.profile.images.variants[*i].until.as_deref().is_none_or(before))?;
+        Some(&self.profile.images.variants[*i])
+    }
+
     /// How an engine image with this tag runs: its variant's binary, or not the engine.
     pub fn image_entrypoint(&self, tag: &str) -> Option<Invocation> {
-        let (_, i) = self.variants.iter().find(|(re, _)| re.is_match(tag))?;
-        let v = &self.profile.images.variants[*i];
+        let v = self.variant(tag)?;
         if v.foreign {
             return Some(Invocation::Foreign);
         }
-        // `vllm serve`: a command and its subcommand.
-        let mut words = v.command.as_deref()?.split_whitespace();
-        self.profile.invocation(words.next()?, words.next())
+        let words: Vec<&str> = v.command.as_deref()?.split_whitespace().collect();
+        match words.as_slice() {
+            // `python3 -m MODULE`: one of the engine's modules.
+            [python, "-m", module, ..] if python.starts_with("python") => self.profile.module_invocation(module),
+            // `vllm serve`: a command and its subcommand.
+            [command, rest @ ..] => self.profile.invocation(command, rest.first().copied()),
+            [] => None,
+        }
     }
 
     /// How many positional words the binary an image variant runs takes
     /// (`vllm serve`: the model), when the profile says.
     pub fn image_positionals(&self, tag: &str) -> Option<usize> {
-        let (_, i) = self.variants.iter().find(|(re, _)| re.is_match(tag))?;
-        let command = self.profile.images.variants[*i].command.as_deref()?;
-        let written = command.split_whitespace().collect::<Vec<_>>().join(" ");
+        let v = self.variant(tag)?;
+        if v.positionals.is_some() {
+            return v.positionals;
+        }
+        let words: Vec<&str> = v.command.as_deref()?.split_whitespace().collect();
+        // `[argv] positional_limits` names a module by itself, a command with its subcommand.
+        let written = match words.as_slice() {
+            [python, "-m", module, ..] if python.starts_with("python") => module.to_string(),
+            _ => words.join(" "),
+        };
         self.profile.argv.positional_limits.get(&written).copied()
+    }
+
+    /// The option a positional word stands for when the image's binary
+    /// parses the word and ignores it (vLLM's OpenAI server module before
+    /// the image ran `vllm serve`: the model served is `--model`'s).
+    pub fn image_ignored_positional(&self, tag: &str) -> Option<String> {
+        self.variant(tag)?.ignored_positional.clone()
     }
 
     /// The catalogue tag an engine image's tag pins.

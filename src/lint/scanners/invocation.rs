@@ -235,8 +235,10 @@ fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
             Some(Invocation::Foreign) => Target::None,
             Some(Invocation::Engine { scope, .. }) => {
                 let positionals = ctx.commands.image_positionals(tag);
+                let ignored_positional = ctx.commands.image_ignored_positional(tag);
                 let binary = (scope.is_some() || positionals.is_some()).then(|| {
-                    Arc::new(Binary { command: format!("{repo}:{tag}"), scope, positionals, ..Binary::default() })
+                    let command = format!("{repo}:{tag}");
+                    Arc::new(Binary { command, scope, positionals, ignored_positional, ..Binary::default() })
                 });
                 Target::Argv { start: image + 1, binary }
             }
@@ -295,8 +297,10 @@ pub(crate) fn entrypoint_argv(tag: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Op
         Some(Invocation::Foreign) => None,
         Some(Invocation::Engine { scope, .. }) => {
             let positionals = ctx.commands.image_positionals(tag);
+            let ignored_positional = ctx.commands.image_ignored_positional(tag);
             let binary = (scope.is_some() || positionals.is_some()).then(|| {
-                Arc::new(Binary { command: format!("image :{tag}"), scope, positionals, ..Binary::default() })
+                let command = format!("image :{tag}");
+                Arc::new(Binary { command, scope, positionals, ignored_positional, ..Binary::default() })
             });
             Some((0, binary))
         }
