@@ -308,6 +308,28 @@ fn an_image_runs_the_entrypoint_of_its_era() {
     assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
 }
 
+/// Issue 31: `vllm bench latency|throughput` are judged against their own
+/// option tables (vllm/benchmarks/latency.py, throughput.py, the entries'
+/// scopes in fixtures/vllm/catalog v0.20.1), and argparse's prefix rule
+/// holds there too: `--num-iter` is a prefix of `--num-iters` and
+/// `--num-iters-warmup`, both latency's. Other benchmarks are not judged.
+#[test]
+fn bench_latency_and_throughput_are_judged_by_their_own_options() {
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let script = b"#!/bin/sh\nvllm bench latency --model m --bogus-flag --num-iter 3\nvllm bench throughput --model m --num-iters 3\nvllm bench serve --whatever 1\n";
+    let t = support::tree(&[("bench.sh", &script[..])]);
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "bench.sh"]);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", r.stdout);
+    assert!(lines[0].starts_with("bench.sh:2:30: KNB001 `--bogus-flag` is not a flag of vllm v0.20.1"), "{}", r.stdout);
+    assert!(lines[1].starts_with("bench.sh:2:43: KNB001 `--num-iter` is ambiguous"), "{}", r.stdout);
+    assert!(
+        lines[2].starts_with("bench.sh:3:33: KNB010 `--num-iters` is not an option of vllm bench throughput"),
+        "{}",
+        r.stdout
+    );
+}
+
 /// An entrypoint of `${X:+…}` lines (an image's options each behind a
 /// variable): each word is vLLM's argv, so an option the pinned build
 /// removed is found on its line, as it would be written plainly.

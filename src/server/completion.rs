@@ -94,7 +94,10 @@ fn argv_started(text: &str, line: usize, before: &str, judged: &Judged<'_>) -> O
             .collect();
         (0..words.len())
             .rev()
-            .find_map(|i| judged.settings.commands.invocation_written(words[i], words.get(i + 1).copied()))
+            .find_map(|i| {
+                let (next, after) = (words.get(i + 1).copied(), words.get(i + 2).copied());
+                judged.settings.commands.invocation_written_nested(words[i], next, after)
+            })
             .map(|(_, binary)| binary)
     };
     if let Some(found) = names_engine(before) {

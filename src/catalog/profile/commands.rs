@@ -33,7 +33,8 @@ pub struct CommandSpec {
     /// It parses its own arguments: its flags are not judged.
     #[serde(default)]
     pub foreign: bool,
-    /// `llama serve …`: subcommand → scope.
+    /// `llama serve …`: subcommand → scope. A subcommand may be two words
+    /// (`bench latency`), written with one space.
     #[serde(default)]
     pub subcommands: BTreeMap<String, String>,
     /// The name is a Python module, run as `python -m NAME` (an interpreter
@@ -69,14 +70,24 @@ impl Profile {
         self.commands.iter().any(|c| c.module)
     }
 
+    /// True when `command` has a subcommand of two words starting with
+    /// `first` (`vllm bench latency`).
+    pub fn has_nested_subcommand(&self, command: &str, first: &str) -> bool {
+        let c = self.commands.iter().find(|c| c.name == command && !c.module);
+        c.is_some_and(|c| c.subcommands.keys().any(|k| k.split_once(' ').is_some_and(|(a, _)| a == first)))
+    }
+
     fn invocation_of(&self, c: &CommandSpec, next: Option<&str>) -> Option<Invocation> {
         if c.foreign {
             return Some(Invocation::Foreign);
         }
         if !c.subcommands.is_empty() {
             // `llama serve …`; an unknown subcommand is not judged.
-            return match next.and_then(|n| c.subcommands.get(n)) {
-                Some(scope) => Some(Invocation::Engine { scope: Some(scope.clone()), words: 2 }),
+            // `next` may be two words (`bench latency`) when the profile names such a subcommand.
+            return match next.and_then(|n| c.subcommands.get(n).map(|s| (s, n))) {
+                Some((scope, n)) => {
+                    Some(Invocation::Engine { scope: Some(scope.clone()), words: 1 + n.split(' ').count() })
+                }
                 None => Some(Invocation::Foreign),
             };
         }

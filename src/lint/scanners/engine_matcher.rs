@@ -82,6 +82,22 @@ impl EngineMatcher {
         Some((Invocation::Engine { scope: None, words: 1 }, Some(Arc::new(binary))))
     }
 
+    /// The same, given the two words after it: a subcommand of two words
+    /// (`vllm bench latency`) when the profile names one.
+    pub fn invocation_written_nested(
+        &self,
+        word: &str,
+        next: Option<&str>,
+        after: Option<&str>,
+    ) -> Option<(Invocation, Option<Arc<Binary>>)> {
+        if let (Some(n), Some(a)) = (next, after) {
+            if self.profile.has_nested_subcommand(command_name(word), n) {
+                return self.invocation_written(word, Some(&format!("{n} {a}")));
+            }
+        }
+        self.invocation_written(word, next)
+    }
+
     /// True when `name` is an old name of a renamed binary.
     pub fn is_renamed(&self, name: &str) -> bool {
         self.profile.is_renamed(name)

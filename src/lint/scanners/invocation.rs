@@ -108,7 +108,8 @@ pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
         let Some(Some(word)) = words.get(i) else { return none(env) };
         let name = command_name(word);
         let next = words.get(i + 1).and_then(|w| w.as_deref());
-        if let Some((inv, binary)) = ctx.commands.invocation_written(word, next) {
+        let after = words.get(i + 2).and_then(|w| w.as_deref());
+        if let Some((inv, binary)) = ctx.commands.invocation_written_nested(word, next, after) {
             let target = match inv {
                 Invocation::Engine { words, .. } => Target::Argv { start: i + words, binary },
                 Invocation::Foreign => Target::None,
