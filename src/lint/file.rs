@@ -39,6 +39,8 @@ pub fn lint_file(
     }
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
+    // Each reference is handed only to the rules that read its kind.
+    let by_kind = rules::Reads::by_kind(&active);
     let mut violations: Vec<Violation> = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut options_files = Vec::new();
@@ -56,8 +58,12 @@ pub fn lint_file(
         };
         for r in refs {
             // Each reference is resolved against the catalogue once, for every rule.
+            let rules = &by_kind[rules::Reads::index_of(r)];
+            if rules.is_empty() {
+                continue;
+            }
             let subject = rules::Subject::new(r, &ctx);
-            for rule in &active {
+            for rule in rules {
                 (rule.check)(&subject, &ctx, &mut violations);
             }
         }

@@ -102,6 +102,20 @@ pub enum Verdict {
     WrongKind(String),
 }
 
+/// True when a value holds what [`value_parts`] splits or trims: an arrow
+/// (`→`, `->`), a quote, a backtick or white space. One pass over the
+/// bytes: this is asked of every value the lint judges.
+fn is_mixed(value: &str) -> bool {
+    let b = value.as_bytes();
+    // `→` is E2 86 92 in UTF-8; its first byte starts no other byte asked for.
+    b.iter().enumerate().any(|(i, c)| match c {
+        b'"' | b'\'' | b'`' | b' ' | b'\t' => true,
+        b'-' => b.get(i + 1) == Some(&b'>'),
+        0xE2 => b.get(i + 1..i + 3) == Some(&[0x86, 0x92][..]),
+        _ => false,
+    })
+}
+
 /// Judges every part of a written value against a flag. A closed member
 /// set refuses anything else; an open one (words beside a number) admits
 /// its words and otherwise the kind; a comma list is judged part by part.
@@ -110,7 +124,7 @@ pub fn judge(flag: &Flag, value: &str) -> Verdict {
     // A plain value (one part, no list, nothing to trim) that is a member or
     // fits the kind is fine whatever else holds: the usual case, decided
     // without splitting.
-    let mixed = value.contains(['→', '"', '\'', '`', ' ', '\t']) || value.contains("->");
+    let mixed = is_mixed(value);
     let split = mixed || (flag.list && value.contains(','));
     let plain = !split;
     if plain
@@ -148,6 +162,24 @@ pub fn judge(flag: &Flag, value: &str) -> Verdict {
 mod tests {
     use super::super::tests::flag;
     use super::*;
+
+    /// The one-pass test says what the two searches it replaced said.
+    #[test]
+    fn mixed_values_are_found_in_one_pass() {
+        let old = |v: &str| v.contains(['→', '"', '\'', '`', ' ', '\t']) || v.contains("->");
+        let pieces = ["a", "-", ">", "→", "\"", "'", "`", " ", "\t", "é", "–", "⇒", "1", ",", "x-y", "\u{2192}"];
+        // Every string of up to three pieces.
+        let mut cases = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> =
+                cases.iter().flat_map(|c| pieces.iter().map(move |p| format!("{c}{p}"))).collect();
+            cases.extend(longer);
+        }
+        for v in &cases {
+            assert_eq!(is_mixed(v), old(v), "{v:?}");
+        }
+        assert!(is_mixed("a->b") && is_mixed("a → b") && !is_mixed("-1") && !is_mixed("keep-all"));
+    }
 
     #[test]
     fn judging_values() {

@@ -21,13 +21,19 @@
 //! BUSY_PREFILL_CHUNK=auto
 //! ```
 
-use super::{swallowed, Ctx, Rule, Severity, Subject, Violation};
+use super::{swallowed, Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::model::Kind;
 use crate::catalog::query::{kind_phrase, Verdict};
 use crate::lint::refs::{FlagSite, Ref};
 
-pub const RULE: Rule =
-    Rule { code: "KNB003", name: "bad-value", severity: Severity::Error, source: include_str!("bad_value.rs"), check };
+pub const RULE: Rule = Rule {
+    code: "KNB003",
+    name: "bad-value",
+    severity: Severity::Error,
+    source: include_str!("bad_value.rs"),
+    reads: Reads::ALL,
+    check,
+};
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     switch_given_value(s, ctx, out);

@@ -26,7 +26,7 @@
 //!   --max-num-seqs 4
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -34,6 +34,7 @@ pub const RULE: Rule = Rule {
     name: "broken-continuation",
     severity: Severity::Error,
     source: include_str!("broken_continuation.rs"),
+    reads: Reads::BROKEN,
     check,
 };
 

@@ -21,7 +21,7 @@
 //! no-enable-prefix-caching: true
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::{FlagSite, Ref};
 
 pub const RULE: Rule = Rule {
@@ -29,6 +29,7 @@ pub const RULE: Rule = Rule {
     name: "dropped-false",
     severity: Severity::Warning,
     source: include_str!("dropped_false.rs"),
+    reads: Reads::FLAG,
     check,
 };
 

@@ -19,7 +19,7 @@
 //! FRANK_ARCHON_CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::env_target;
 use crate::lint::refs::Ref;
 
@@ -28,6 +28,7 @@ pub const RULE: Rule = Rule {
     name: "env-key-case",
     severity: Severity::Error,
     source: include_str!("env_key_case.rs"),
+    reads: Reads::ENV,
     check,
 };
 

@@ -18,7 +18,7 @@
 //! histogram_quantile(0.99, rate(vllm:time_to_first_token_seconds_bucket[5m]))
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::model::MetricType;
 use crate::lint::refs::Ref;
 
@@ -27,6 +27,7 @@ pub const RULE: Rule = Rule {
     name: "histogram-base-name",
     severity: Severity::Error,
     source: include_str!("histogram_base_name.rs"),
+    reads: Reads::METRIC,
     check,
 };
 

@@ -20,7 +20,7 @@
 //! radiance --prefill-interleave 1
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{abbreviated, flag_names};
 use crate::lint::refs::{FlagSite, Ref};
 use crate::suggest::{suggest, suggest_within};
@@ -30,6 +30,7 @@ pub const RULE: Rule = Rule {
     name: "invented-flag",
     severity: Severity::Error,
     source: include_str!("invented_flag.rs"),
+    reads: Reads::FLAG,
     check,
 };
 

@@ -24,7 +24,7 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{swallowed, Ctx, Rule, Severity, Subject, Violation};
+use super::{swallowed, Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{members_list, Verdict};
 use crate::suggest::suggest;
 
@@ -33,6 +33,7 @@ pub const RULE: Rule = Rule {
     name: "invented-member",
     severity: Severity::Error,
     source: include_str!("invented_member.rs"),
+    reads: Reads::ALL,
     check,
 };
 

@@ -24,7 +24,7 @@
 //! radiance --checkpoint-policy tip-only --max-num-seqs 2
 //! ```
 
-use super::{wanted_value, Ctx, Rule, Severity, Subject, Violation};
+use super::{wanted_value, Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::{FlagSite, Gap, Ref};
 
 pub const RULE: Rule = Rule {
@@ -32,6 +32,7 @@ pub const RULE: Rule = Rule {
     name: "missing-value",
     severity: Severity::Error,
     source: include_str!("missing_value.rs"),
+    reads: Reads::FLAG,
     check,
 };
 

@@ -63,7 +63,51 @@ pub struct Rule {
     pub severity: Severity,
     /// The rule's source file; its `//!` lines are the documentation.
     source: &'static str,
+    /// The kinds of reference its check reads: it is asked of no other.
+    pub reads: Reads,
     pub check: fn(&Subject<'_, '_>, &Ctx<'_>, &mut Vec<Violation>),
+}
+
+/// A set of reference kinds (one bit per [`Ref`] variant), so that each
+/// reference is handed only to the rules that read its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reads(u16);
+
+impl Reads {
+    pub const NONE: Reads = Reads(0);
+    pub const ALL: Reads = Reads(u16::MAX);
+    pub const FLAG: Reads = Reads(1 << 0);
+    pub const ENV: Reads = Reads(1 << 1);
+    pub const METRIC: Reads = Reads(1 << 2);
+    pub const ENV_LINE: Reads = Reads(1 << 3);
+    pub const STRAY: Reads = Reads(1 << 4);
+    pub const PROGRAM: Reads = Reads(1 << 5);
+    pub const BROKEN: Reads = Reads(1 << 6);
+    /// How many kinds there are (bits of `ALL` past them are unused).
+    pub const KINDS: usize = 7;
+
+    /// The kind of a reference, as an index below [`Reads::KINDS`].
+    pub fn index_of(r: &Ref) -> usize {
+        match r {
+            Ref::Flag { .. } => 0,
+            Ref::Env { .. } => 1,
+            Ref::Metric { .. } => 2,
+            Ref::EnvLine { .. } => 3,
+            Ref::Stray { .. } => 4,
+            Ref::Program { .. } => 5,
+            Ref::Broken { .. } => 6,
+        }
+    }
+
+    /// True when the kind of index `kind` is in the set.
+    pub fn has(self, kind: usize) -> bool {
+        self.0 & (1 << kind) != 0
+    }
+
+    /// The rules of `rules` that read each kind, by kind index.
+    pub fn by_kind<'r>(rules: &[&'r Rule]) -> [Vec<&'r Rule>; Reads::KINDS] {
+        std::array::from_fn(|k| rules.iter().copied().filter(|r| r.reads.has(k)).collect())
+    }
 }
 
 impl Rule {

@@ -19,7 +19,7 @@
 //! histogram_quantile(0.9, rate(radiance:prefill_steps_duration_bucket[5m]))
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::model::MetricType;
 use crate::lint::refs::Ref;
 
@@ -28,6 +28,7 @@ pub const RULE: Rule = Rule {
     name: "quantile-of-non-histogram",
     severity: Severity::Error,
     source: include_str!("quantile_of_non_histogram.rs"),
+    reads: Reads::METRIC,
     check,
 };
 

@@ -20,7 +20,7 @@
 //! avg_over_time(vllm:num_requests_running[5m])
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::model::MetricType;
 use crate::lint::refs::Ref;
 
@@ -29,6 +29,7 @@ pub const RULE: Rule = Rule {
     name: "rate-of-gauge",
     severity: Severity::Warning,
     source: include_str!("rate_of_gauge.rs"),
+    reads: Reads::METRIC,
     check,
 };
 

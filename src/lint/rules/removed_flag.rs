@@ -20,7 +20,7 @@
 //! radiance --busy-prefill-chunk auto # 1.8.1
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{env_key, env_key_judged, env_target};
 use crate::lint::refs::{FlagSite, Ref};
 
@@ -29,6 +29,7 @@ pub const RULE: Rule = Rule {
     name: "removed-flag",
     severity: Severity::Error,
     source: include_str!("removed_flag.rs"),
+    reads: Reads::ALL,
     check,
 };
 

@@ -23,7 +23,7 @@
 //! ./llama-server -m model.gguf --port 8080
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -31,6 +31,7 @@ pub const RULE: Rule = Rule {
     name: "renamed-binary",
     severity: Severity::Error,
     source: include_str!("renamed_binary.rs"),
+    reads: Reads::PROGRAM,
     check,
 };
 

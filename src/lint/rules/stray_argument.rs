@@ -26,7 +26,7 @@
 //! llama-cli -m model.gguf --lora-scaled adapter.gguf:0.5
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -34,6 +34,7 @@ pub const RULE: Rule = Rule {
     name: "stray-argument",
     severity: Severity::Error,
     source: include_str!("stray_argument.rs"),
+    reads: Reads::STRAY,
     check,
 };
 

@@ -26,7 +26,7 @@
 //! ```
 
 use super::missing_value::{accepted, give};
-use super::{swallowed, Ctx, Rule, Severity, Subject, Violation};
+use super::{swallowed, Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -34,6 +34,7 @@ pub const RULE: Rule = Rule {
     name: "swallowed-option",
     severity: Severity::Error,
     source: include_str!("swallowed_option.rs"),
+    reads: Reads::FLAG,
     check,
 };
 

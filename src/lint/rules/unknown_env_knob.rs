@@ -21,7 +21,7 @@
 //! CHECKPOINT_POLICY=tip-only
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{env_key, env_key_judged, env_target};
 use crate::lint::refs::Ref;
 use crate::suggest::suggest;
@@ -31,6 +31,7 @@ pub const RULE: Rule = Rule {
     name: "unknown-env-knob",
     severity: Severity::Warning,
     source: include_str!("unknown_env_knob.rs"),
+    reads: Reads::ENV,
     check,
 };
 

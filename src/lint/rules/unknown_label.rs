@@ -23,7 +23,7 @@
 //! rate(radiance:prefix_hit_cut_tokens_total{reason="budget"}[5m])
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 use crate::suggest::suggest;
 
@@ -32,6 +32,7 @@ pub const RULE: Rule = Rule {
     name: "unknown-label",
     severity: Severity::Warning,
     source: include_str!("unknown_label.rs"),
+    reads: Reads::METRIC,
     check,
 };
 

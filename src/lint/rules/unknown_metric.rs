@@ -21,7 +21,7 @@
 //! rate(radiance:engine_steps_held_total[5m])
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::{find_metric, matching_metrics};
 use crate::lint::refs::Ref;
 use crate::suggest::suggest;
@@ -31,6 +31,7 @@ pub const RULE: Rule = Rule {
     name: "unknown-metric",
     severity: Severity::Error,
     source: include_str!("unknown_metric.rs"),
+    reads: Reads::METRIC,
     check,
 };
 

@@ -18,7 +18,7 @@
 //! CHECKPOINT_POLICY=floor  # knobs: ignore[invented-member]
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::span::Span;
 
 pub const RULE: Rule = Rule {
@@ -26,6 +26,7 @@ pub const RULE: Rule = Rule {
     name: "unknown-suppression",
     severity: Severity::Warning,
     source: include_str!("unknown_suppression.rs"),
+    reads: Reads::NONE,
     check,
 };
 

@@ -28,7 +28,7 @@
 //! BUSY_PREFILL_CHUNK=256
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::env_target;
 use crate::lint::refs::{EnvProblem, Ref};
 
@@ -37,6 +37,7 @@ pub const RULE: Rule = Rule {
     name: "unread-env-line",
     severity: Severity::Error,
     source: include_str!("unread_env_line.rs"),
+    reads: Reads::ENV_LINE,
     check,
 };
 

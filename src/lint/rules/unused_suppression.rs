@@ -15,7 +15,7 @@
 //! ```
 //! Use instead: delete the comment.
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::span::Span;
 
 pub const RULE: Rule = Rule {
@@ -23,6 +23,7 @@ pub const RULE: Rule = Rule {
     name: "unused-suppression",
     severity: Severity::Warning,
     source: include_str!("unused_suppression.rs"),
+    reads: Reads::NONE,
     check,
 };
 

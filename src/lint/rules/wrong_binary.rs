@@ -20,7 +20,7 @@
 //! llama-server -m model.gguf --host 0.0.0.0
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -28,6 +28,7 @@ pub const RULE: Rule = Rule {
     name: "wrong-binary",
     severity: Severity::Error,
     source: include_str!("wrong_binary.rs"),
+    reads: Reads::FLAG,
     check,
 };
 

@@ -20,7 +20,7 @@
 //! increase(vllm:num_preemptions_total[10m])
 //! ```
 
-use super::{Ctx, Rule, Severity, Subject, Violation};
+use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::query::find_metric;
 use crate::lint::refs::Ref;
 
@@ -29,6 +29,7 @@ pub const RULE: Rule = Rule {
     name: "wrong-metric-prefix",
     severity: Severity::Error,
     source: include_str!("wrong_metric_prefix.rs"),
+    reads: Reads::METRIC,
     check,
 };
 

@@ -8,6 +8,7 @@
 //! where the engine's argv starts, or which word is a script to read as
 //! shell, and which words set the engine's environment.
 
+use std::ops::Deref;
 use std::sync::Arc;
 
 use super::engine_matcher::command_name;
@@ -51,8 +52,8 @@ pub(crate) fn is_shell(command: &str) -> bool {
 /// `bash -o pipefail -c S`): the index of the script, if it is given one.
 pub(crate) fn shell_script(words: &[&str]) -> Option<usize> {
     let g = wrappers::find(command_name(words.first()?))?;
-    let owned: Vec<Option<String>> = words.iter().map(|w| Some((*w).to_string())).collect();
-    match (g.script, wrappers::step(g, &owned, 1).0) {
+    let words: Vec<Option<&str>> = words.iter().copied().map(Some).collect();
+    match (g.script, wrappers::step(g, &words, 1).0) {
         (wrappers::Script::Operand(_), Step::Script(at)) => Some(at),
         _ => None,
     }
@@ -99,8 +100,9 @@ pub(crate) fn engine_argv_start(
 }
 
 /// What a command line (its words' literal texts, `None` for a dynamic
-/// word) runs: past any wrappers, runtimes and `kubectl exec`.
-pub(crate) fn run_of(words: &[Option<String>], ctx: &ScanCtx<'_>) -> Run {
+/// word; owned or borrowed from the text) runs: past any wrappers,
+/// runtimes and `kubectl exec`.
+pub(crate) fn run_of<W: Deref<Target = str>>(words: &[Option<W>], ctx: &ScanCtx<'_>) -> Run {
     let mut env = Vec::new();
     let mut i = 0;
     let none = |env| Run { target: Target::None, env, pin: None };
@@ -182,7 +184,7 @@ pub(crate) fn is_python(name: &str) -> bool {
 /// behind options such as `-u`, `-O`, `-X dev`, `-W error`): the index of
 /// the word that ends with it, and the module. `-c` or a script file runs
 /// no module.
-fn python_module(words: &[Option<String>], from: usize) -> Option<(usize, String)> {
+fn python_module<W: Deref<Target = str>>(words: &[Option<W>], from: usize) -> Option<(usize, String)> {
     let mut i = from;
     while let Some(Some(w)) = words.get(i) {
         let opts = w.strip_prefix('-').filter(|o| !o.is_empty() && !o.starts_with('-'))?;
@@ -190,7 +192,7 @@ fn python_module(words: &[Option<String>], from: usize) -> Option<(usize, String
         for (k, c) in opts.char_indices() {
             match c {
                 'm' if k + 1 < opts.len() => return Some((i, opts[k + 1..].to_string())),
-                'm' => return words.get(i + 1).cloned().flatten().map(|m| (i + 1, m)),
+                'm' => return words.get(i + 1).and_then(|w| w.as_deref()).map(|m| (i + 1, m.to_string())),
                 'c' => return None,
                 'X' | 'W' if k + 1 == opts.len() => i += 1,
                 'X' | 'W' => break,
@@ -206,14 +208,13 @@ fn python_module(words: &[Option<String>], from: usize) -> Option<(usize, String
 /// `at`: what runs in an engine image. `--entrypoint` replaces the
 /// image's: a shell's `-c SCRIPT` is a script, an engine binary takes the
 /// words after the image, anything else is not the engine.
-fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
+fn runtime_run<W: Deref<Target = str>>(words: &[Option<W>], at: usize, ctx: &ScanCtx<'_>) -> Run {
     let (step, mut env) = wrappers::step(&wrappers::RUN, words, at + 1);
     let none = Run { target: Target::None, env: Vec::new(), pin: None };
     let Step::Command(first) = step else { return none };
     // The first operand is the image; an option knobs does not know may
     // take a value, so a later engine image is taken too.
-    let is_image =
-        |w: &Option<String>| w.as_deref().is_some_and(|t| !t.starts_with('-') && engine_image(t, ctx).is_some());
+    let is_image = |w: &Option<W>| w.as_deref().is_some_and(|t| !t.starts_with('-') && engine_image(t, ctx).is_some());
     let Some(image) = (first..words.len()).find(|k| is_image(&words[*k])) else { return none };
     env.retain(|(w, _)| *w < image);
     let t = words[image].as_deref().unwrap_or("");
@@ -222,8 +223,8 @@ fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
     let entrypoint = entrypoint_option(&words[at + 1..image]);
     let target = match entrypoint.as_deref() {
         Some(ep) if !ep.is_empty() => {
-            let ep_words: Vec<Option<String>> =
-                std::iter::once(Some(ep.to_string())).chain(words[image + 1..].iter().cloned()).collect();
+            let ep_words: Vec<Option<&str>> =
+                std::iter::once(Some(ep)).chain(words[image + 1..].iter().map(|w| w.as_deref())).collect();
             // The entrypoint and the words after the image, as one command line.
             match run_of(&ep_words, ctx).target {
                 Target::Argv { start, binary } => Target::Argv { start: image + start, binary },
@@ -253,7 +254,7 @@ fn runtime_run(words: &[Option<String>], at: usize, ctx: &ScanCtx<'_>) -> Run {
 /// The words after an engine image whose entrypoint knobs does not know:
 /// the engine's command itself, a wrapper or shell that replaces the
 /// image's command, or the engine's arguments.
-fn after_image(words: &[Option<String>], image: usize, ctx: &ScanCtx<'_>) -> Target {
+fn after_image<W: Deref<Target = str>>(words: &[Option<W>], image: usize, ctx: &ScanCtx<'_>) -> Target {
     let Some(Some(next)) = words.get(image + 1) else { return Target::Argv { start: image + 1, binary: None } };
     let name = command_name(next);
     if ctx.commands.invocation_written(next, words.get(image + 2).and_then(|w| w.as_deref())).is_some()
@@ -270,14 +271,14 @@ fn after_image(words: &[Option<String>], image: usize, ctx: &ScanCtx<'_>) -> Tar
 }
 
 /// The value of `--entrypoint` among a runtime's options, if given.
-fn entrypoint_option(options: &[Option<String>]) -> Option<String> {
+fn entrypoint_option<W: Deref<Target = str>>(options: &[Option<W>]) -> Option<String> {
     let mut found = None;
     for (k, w) in options.iter().enumerate() {
         let Some(t) = w.as_deref() else { continue };
         if let Some(v) = t.strip_prefix("--entrypoint=") {
             found = Some(v.to_string());
         } else if t == "--entrypoint" {
-            found = Some(options.get(k + 1).cloned().flatten().unwrap_or_default());
+            found = Some(options.get(k + 1).and_then(|w| w.as_deref()).unwrap_or_default().to_string());
         }
     }
     found

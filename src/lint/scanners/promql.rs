@@ -47,16 +47,21 @@ pub fn scan(
     ctx: &ScanCtx<'_>,
     out: &mut Scan,
 ) -> Result<(), QueryError> {
-    let depth = query.bytes().fold((0usize, 0usize), |(d, max), b| match b {
-        b'(' | b'{' | b'[' => (d + 1, max.max(d + 1)),
-        b')' | b'}' | b']' => (d.saturating_sub(1), max),
-        _ => (d, max),
-    });
-    if depth.1 > MAX_DEPTH {
-        return Err(format!("nested deeper than {MAX_DEPTH} levels"));
-    }
-    if operators(query) > MAX_OPERATORS {
-        return Err(format!("more than {MAX_OPERATORS} operators"));
+    // A text read before passed the bounds below (they depend on the text
+    // alone) and was parsed: only the file's regex budget is asked again.
+    let known = cached(query);
+    if known.is_none() {
+        let depth = query.bytes().fold((0usize, 0usize), |(d, max), b| match b {
+            b'(' | b'{' | b'[' => (d + 1, max.max(d + 1)),
+            b')' | b'}' | b']' => (d.saturating_sub(1), max),
+            _ => (d, max),
+        });
+        if depth.1 > MAX_DEPTH {
+            return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+        }
+        if operators(query) > MAX_OPERATORS {
+            return Err(format!("more than {MAX_OPERATORS} operators"));
+        }
     }
     // The parser compiles each regex matcher with the regex crate's own,
     // far larger bound: one over knobs's is refused before it gets there.
@@ -78,14 +83,17 @@ pub fn scan(
         return Ok(());
     }
     out.regex_matchers.extend(new.into_iter().cloned());
-    for re in matchers {
-        if let Err(why) = crate::catalog::query::pattern_regex(&re) {
+    for re in matchers.iter().filter(|_| known.is_none()) {
+        if let Err(why) = crate::catalog::query::pattern_regex(re) {
             if why.starts_with("compiles to more than") {
                 return Err(format!("the regex `{re}` {why}"));
             }
         }
     }
-    let found = read_cached(query)?;
+    let found = match known {
+        Some(read) => read?,
+        None => read_cached(query)?,
+    };
     let raw_text = file.get(raw.clone()).unwrap_or("");
     let mut cursor = 0;
     for sel in found {
@@ -139,7 +147,7 @@ fn operators(query: &str) -> usize {
         query.bytes().filter(|b| matches!(b, b'+' | b'-' | b'*' | b'/' | b'%' | b'^' | b'<' | b'>' | b'=')).count();
     let words = query
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-        .filter(|w| matches!(w.to_ascii_lowercase().as_str(), "and" | "or" | "unless"))
+        .filter(|w| ["and", "or", "unless"].iter().any(|k| w.eq_ignore_ascii_case(k)))
         .count();
     signs + words
 }
@@ -232,9 +240,14 @@ thread_local! {
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
+/// What `query` read as, when this thread has read that text before.
+fn cached(query: &str) -> Option<Result<Vec<Selector>, QueryError>> {
+    READ.with(|c| c.borrow().get(query).cloned())
+}
+
 /// The selectors of `query`, parsed once per thread for each distinct text.
 fn read_cached(query: &str) -> Result<Vec<Selector>, QueryError> {
-    if let Some(known) = READ.with(|c| c.borrow().get(query).cloned()) {
+    if let Some(known) = cached(query) {
         return known;
     }
     // The parser is another crate's: a panic in it is a refusal here.

@@ -9,6 +9,8 @@
 //! `invocation` walks a command line with it to find where the engine's
 //! argv starts. No wrapper here is an engine: these are the shell's tools.
 
+use std::ops::Deref;
+
 /// How a wrapper's argv reads.
 pub(crate) struct Grammar {
     pub name: &'static str,
@@ -219,7 +221,11 @@ pub(crate) enum Step {
 /// What a wrapper's words (`words[from..]`, after its name; `None` for a
 /// word with no literal text) say: where the command starts, with the
 /// environment the wrapper sets for it as (word, offset of `K=V` in it).
-pub(crate) fn step(g: &Grammar, words: &[Option<String>], from: usize) -> (Step, Vec<(usize, usize)>) {
+pub(crate) fn step<W: Deref<Target = str>>(
+    g: &Grammar,
+    words: &[Option<W>],
+    from: usize,
+) -> (Step, Vec<(usize, usize)>) {
     let mut env = Vec::new();
     if let Script::Value(c, long) = g.script {
         if let Some(at) = script_value(words, from, c, long) {
@@ -307,7 +313,7 @@ pub(crate) fn step(g: &Grammar, words: &[Option<String>], from: usize) -> (Step,
 
 /// `su … -c SCRIPT`, `--command SCRIPT`, `--command=SCRIPT`: the word that
 /// holds the script (for `--command=…`, the same word).
-fn script_value(words: &[Option<String>], from: usize, c: char, long: &str) -> Option<usize> {
+fn script_value<W: Deref<Target = str>>(words: &[Option<W>], from: usize, c: char, long: &str) -> Option<usize> {
     for (i, w) in words.iter().enumerate().skip(from) {
         let Some(t) = w.as_deref() else { continue };
         if t == "--" {

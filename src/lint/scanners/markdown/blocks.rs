@@ -99,10 +99,15 @@ pub(super) fn console_commands(text: &str) -> String {
 /// A shell block with prompts (`$ radiance …`) is a transcript: its
 /// commands are the prompted lines; a block with none is all code.
 pub(super) fn prompted_commands(text: &str) -> std::borrow::Cow<'_, str> {
-    let prompted = text.lines().any(|l| {
-        let t = l.trim_start();
-        t.starts_with("$ ") || t.starts_with("% ")
-    });
+    // A prompt is `$ ` or `% `: a block with neither is all code, known
+    // without walking its lines (most blocks).
+    let b = text.as_bytes();
+    let maybe = memchr::memchr2_iter(b'$', b'%', b).any(|i| b.get(i + 1) == Some(&b' '));
+    let prompted = maybe
+        && text.lines().any(|l| {
+            let t = l.trim_start();
+            t.starts_with("$ ") || t.starts_with("% ")
+        });
     if prompted {
         std::borrow::Cow::Owned(console_commands(text))
     } else {

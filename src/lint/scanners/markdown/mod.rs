@@ -193,6 +193,27 @@ mod tests {
         }
     }
 
+    /// The byte-wise first word and the prompt pre-check say what the
+    /// Unicode-aware reading they stand in front of says.
+    #[test]
+    fn the_fast_paths_agree_with_the_full_readings() {
+        let pieces = ["a", " ", "\t", "\u{b}", "\u{85}", "\u{a0}", "é", "$", "%", "\n", "-", "x:y_z"];
+        let mut cases = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> =
+                cases.iter().flat_map(|c| pieces.iter().map(move |p| format!("{c}{p}"))).collect();
+            cases.extend(longer);
+        }
+        for t in &cases {
+            assert_eq!(super::spans::first_word(t), t.split_whitespace().next(), "{t:?}");
+            let prompted = t.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("$ ") || l.starts_with("% ")
+            });
+            assert_eq!(matches!(super::blocks::prompted_commands(t), std::borrow::Cow::Owned(_)), prompted, "{t:?}");
+        }
+    }
+
     #[test]
     fn console_keeps_offsets() {
         let t = "$ radiance --port 1\noutput --x\n% ls \\\n  -l\n";

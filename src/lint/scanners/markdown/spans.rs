@@ -22,7 +22,7 @@ pub(super) fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ct
     }
     if trimmed.starts_with("--") {
         loose_flag(trimmed, lead, &span, ctx, out);
-    } else if trimmed.split_whitespace().next().is_some_and(|w| could_run_engine(w, ctx)) {
+    } else if first_word(trimmed).is_some_and(|w| could_run_engine(w, ctx)) {
         let first = out.refs.len();
         shell::scan(&notation(code), &span, ctx, out);
         // `llama-server -m` in a sentence names an option of the binary; it
@@ -36,6 +36,23 @@ pub(super) fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ct
         }
     }
     ctx.metrics.scan(code, &span, &mut out.refs);
+}
+
+/// The first word of a text split at white space, as `split_whitespace`
+/// finds it, by bytes while they are ASCII (a span is usually one long
+/// metric name or a short command line).
+pub(super) fn first_word(text: &str) -> Option<&str> {
+    let b = text.as_bytes();
+    // ASCII white space as `char::is_whitespace` has it (with the vertical tab).
+    let space = |c: u8| c.is_ascii_whitespace() || c == 0x0b;
+    let start = b.iter().position(|c| !space(*c))?;
+    match b[start..].iter().position(|c| space(*c) || !c.is_ascii()) {
+        _ if !b[start].is_ascii() => text.split_whitespace().next(),
+        None => Some(&text[start..]),
+        Some(n) if b[start + n].is_ascii() => Some(&text[start..start + n]),
+        // Non-ASCII: Unicode decides what is white space.
+        Some(_) => text.split_whitespace().next(),
+    }
 }
 
 /// A code span that opens a list item or a table cell documenting options

@@ -52,7 +52,7 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
         let parts = &command.parts;
         let words = s.names(parts);
         // A call of a function that wraps the engine: its words are the engine's.
-        let wrapped = words.first().cloned().flatten().and_then(|n| s.functions.get(&n).cloned());
+        let wrapped = words.first().and_then(|n| n.as_deref()).and_then(|n| s.functions.get(n).cloned());
         let run = run_of(&words, ctx);
         // The refs of an engine image run with a tag are judged by that
         // version (a section of its own, as a compose service's are).

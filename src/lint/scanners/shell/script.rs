@@ -7,6 +7,7 @@
 //! set the engine's environment (`K=V radiance`, `env K=V radiance`,
 //! `podman run -e K=V`). Every word keeps its place in the text.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
@@ -87,14 +88,19 @@ impl<'s, 'c> Script<'s, 'c> {
     /// The literal text of each word, for finding the command: a variable
     /// read whole (`$BIN`, `"${LLAMA_SERVER}"`) is what the script sets it
     /// to, its default, or the binary its name names.
-    pub fn names(&self, parts: &[Part<'_>]) -> Vec<Option<String>> {
+    pub fn names(&self, parts: &[Part<'s>]) -> Vec<Option<Cow<'s, str>>> {
         // The command's name is read as written; later words as the reader
-        // read them (unquoting each again would cost every word of every line).
-        let text = |(k, p): (usize, &Part<'_>)| match k {
-            0 => p.name(self.src),
-            _ => p.word.text.as_deref().map(str::to_string),
+        // read them (unquoting each again would cost every word of every
+        // line), borrowed from the text where the reader borrowed them.
+        let text = |(k, p): (usize, &Part<'s>)| match k {
+            0 => p.name(self.src).map(Cow::Owned),
+            _ => p.word.text.clone(),
         };
-        parts.iter().enumerate().map(|(k, p)| self.resolve(self.raw(p)).or_else(|| text((k, p)))).collect()
+        parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| self.resolve(self.raw(p)).map(Cow::Owned).or_else(|| text((k, p))))
+            .collect()
     }
 
     fn resolve(&self, raw: &str) -> Option<String> {
