@@ -127,3 +127,6 @@ mod gate;
 // The documentation: every command it shows parses, and ARCHITECTURE.md
 // names every part of src/.
 mod docs;
+// Each build's whole metric set (issue 30): every registration file of a
+// vLLM tag, series, hidden and deprecated metrics, when a metric is exported.
+mod metric_sets;

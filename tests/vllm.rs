@@ -156,8 +156,8 @@ fn messages_name_what_the_source_says() {
     assert_eq!(
         pair(at("runbook/serve.md", 23)),
         s(
-            "`vllm:gpu_cache_usage_perc` is not exported by vllm v0.20.1",
-            "exported by vllm v0.9.2, v0.10.0, not by the pinned v0.20.1"
+            "`vllm:gpu_cache_usage_perc` is no longer exported by vllm v0.20.1 (last v0.10.0; use `vllm:kv_cache_usage_perc`)",
+            "vllm v0.20.1 exports `vllm:kv_cache_usage_perc` in its place"
         )
     );
     assert_eq!(

@@ -41,6 +41,10 @@ pub use pattern::{PatternError, TagPattern};
 /// flag is refused with (the message is the engine's sentence).
 pub const REMOVED_UNSAID: &str = "its message is not in a history of facts only (`knobs sync --tag TAG` reads it)";
 
+/// What a history of facts only says in place of a metric's deprecation
+/// text (the engine's sentence); the successor it names is kept.
+pub const DEPRECATED_UNSAID: &str = "deprecated (its text is not in a history of facts only)";
+
 /// The history file's name inside an engine's catalogue folder.
 pub const FILE_NAME: &str = "history.json";
 
@@ -113,6 +117,7 @@ struct HistoryMemo {
     catalogs: OnceLock<Vec<OnceLock<Catalog>>>,
     flag_runs: OnceLock<Vec<Vec<Run>>>,
     env_runs: OnceLock<Vec<Vec<Run>>>,
+    metric_runs: OnceLock<Vec<Vec<Run>>>,
     spellings: OnceLock<FxHashMap<String, Vec<u32>>>,
 }
 

@@ -4,6 +4,7 @@
 
 pub mod diff;
 pub mod history;
+pub mod metric_since;
 pub mod model;
 pub mod pinned;
 pub mod profile;

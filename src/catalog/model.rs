@@ -212,14 +212,17 @@ pub struct EnvKey {
 }
 
 /// The Prometheus type of a metric.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum MetricType {
     Counter,
     Gauge,
     Histogram,
     Summary,
+    /// Labels as facts, one series of value 1 named `…_info`.
+    Info,
     /// Registered, but the source does not say which type.
+    #[default]
     Untyped,
 }
 
@@ -230,13 +233,14 @@ impl MetricType {
             MetricType::Gauge => "gauge",
             MetricType::Histogram => "histogram",
             MetricType::Summary => "summary",
+            MetricType::Info => "info",
             MetricType::Untyped => "untyped",
         }
     }
 }
 
 /// One exported metric.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Metric {
     /// The full name with its prefix, e.g. `radiance:engine_steps_total`.
@@ -248,6 +252,27 @@ pub struct Metric {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
     pub location: String,
+    /// Every series name a scrape shows for it when that is more than its
+    /// name (`…_bucket`, `…_sum`, `…_count`, `…_created`); empty: the name alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<String>,
+    /// Exported only when this flag (or env key) is given; `None`: always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shown_by: Option<String>,
+    /// The source's deprecation text, when it marks the metric deprecated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<String>,
+    /// The metric the source names as its replacement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub successor: Option<String>,
+}
+
+impl Metric {
+    /// Every series name a scrape of it shows.
+    pub fn series(&self) -> impl Iterator<Item = &str> {
+        let own = self.samples.is_empty().then_some(self.name.as_str());
+        own.into_iter().chain(self.samples.iter().map(String::as_str))
+    }
 }
 
 impl Catalog {

@@ -125,7 +125,8 @@ pub fn env_target<'c>(
 }
 
 /// The metric a name refers to, allowing histogram and summary series
-/// suffixes (`_bucket`, `_sum`, `_count`).
+/// suffixes (`_bucket`, `_sum`, `_count`) and every series the source says
+/// a metric exposes (`…_created`).
 pub fn find_metric<'c>(catalog: &'c Catalog, name: &str) -> Option<&'c Metric> {
     if let Some(m) = catalog.metric(name) {
         return Some(m);
@@ -137,7 +138,7 @@ pub fn find_metric<'c>(catalog: &'c Catalog, name: &str) -> Option<&'c Metric> {
             }
         }
     }
-    None
+    catalog.metrics.iter().find(|m| !m.samples.is_empty() && m.series().any(|s| s == name))
 }
 
 /// The metrics a glob (`radiance:engine_steps_*`) or regex

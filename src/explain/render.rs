@@ -158,6 +158,18 @@ pub fn human(t: &Topic) -> String {
                 field(&mut out, "labels", &m.labels.join(", "));
             }
             field(&mut out, "declared", &m.location);
+            if !m.samples.is_empty() {
+                field(&mut out, "series", &m.samples.join(", "));
+            }
+            if let Some(by) = &m.shown_by {
+                field(&mut out, "exported", &format!("only with {by}"));
+            }
+            if let Some(d) = &m.deprecated {
+                field(&mut out, "deprecated", d);
+            }
+            if let Some(next) = &m.successor {
+                field(&mut out, "successor", next);
+            }
             if let Some(s) = &e.semantics {
                 let _ = writeln!(out, "\nWhat it measures\n{}", wrap(&s.measures, "  ").trim_end());
                 if let Some(t) = &s.trap {

@@ -236,6 +236,7 @@ mod tests {
             help: String::new(),
             labels: Vec::new(),
             location: "core/metrics.cpp:3".into(),
+            ..Metric::default()
         }
     }
 

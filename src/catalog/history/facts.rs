@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap;
 
 use super::record::intern;
-use super::{History, State, REMOVED_UNSAID};
+use super::{History, State, DEPRECATED_UNSAID, REMOVED_UNSAID};
 
 impl History {
     /// Drops every help text, then the records that became the same: what
@@ -38,6 +38,9 @@ impl History {
             .map(|m| {
                 let mut m = m.clone();
                 m.help.clear();
+                if m.deprecated.is_some() {
+                    m.deprecated = Some(DEPRECATED_UNSAID.to_string());
+                }
                 intern(&mut out.metrics, &mut seen, m)
             })
             .collect();

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 use super::{History, Run, State};
-use crate::catalog::model::{EnvKey, Flag};
+use crate::catalog::model::{EnvKey, Flag, Metric};
 
 impl History {
     /// For each record, the runs of consecutive tags holding it.
@@ -72,6 +72,25 @@ impl History {
     /// The tag runs in which any record of a flag spelled so exists, merged.
     pub fn flag_presence(&self, spelling: &str) -> Vec<Run> {
         merge(self.flag_spans(spelling).into_iter().flat_map(|(_, r)| r.iter().cloned()))
+    }
+
+    fn metric_runs(&self) -> &[Vec<Run>] {
+        self.runs(&self.derived.metric_runs, self.metrics.len(), |s| s.metrics.iter().map(|[r, _]| *r).collect())
+    }
+
+    /// Every record of metric `name` and the runs of tags holding it, oldest first.
+    pub fn metric_spans(&self, name: &str) -> Vec<(&Metric, &[Run])> {
+        let runs = self.metric_runs();
+        let mut out: Vec<(&Metric, &[Run])> = self
+            .metrics
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.name == name)
+            .filter_map(|(i, m)| Some((m, runs.get(i)?.as_slice())))
+            .filter(|(_, r)| !r.is_empty())
+            .collect();
+        out.sort_by_key(|(_, r)| r.first().map_or(usize::MAX, |x| *x.start()));
+        out
     }
 
     /// Every record of engine-wide env key `name` and its runs, oldest first.

@@ -95,4 +95,23 @@ pub struct PythonSpec {
     /// What the metrics client appends to a counter's name on export.
     #[serde(default)]
     pub counter_suffix: Option<String>,
+    /// What the metrics client appends to an info metric's name on export.
+    #[serde(default)]
+    pub info_suffix: Option<String>,
+    /// The series the metrics client exports for each type, as suffixes of
+    /// the name registered (a counter's without `counter_suffix`; `""` is
+    /// the name itself): `histogram = ["_bucket", "_sum", "_count"]`.
+    #[serde(default)]
+    pub samples: BTreeMap<String, Vec<String>>,
+    /// A series suffix dropped from every metric of a tag whose source calls
+    /// one of `created_off` (`_created`, `disable_created_metrics`).
+    #[serde(default)]
+    pub created: Option<String>,
+    #[serde(default)]
+    pub created_off: Vec<String>,
+    /// A word in the condition of an `if` a registration sits under → the
+    /// flags that turn it on, the first the tag has (vLLM's hidden metrics:
+    /// `show_hidden_metrics` → `--show-hidden-metrics-for-version`).
+    #[serde(default)]
+    pub shown_by: BTreeMap<String, Vec<String>>,
 }

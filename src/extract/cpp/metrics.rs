@@ -73,6 +73,7 @@ pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> 
                     help: String::new(),
                     labels: Vec::new(),
                     location: p.loc(line(node)),
+                    ..Metric::default()
                 });
             }
         }
@@ -84,6 +85,7 @@ pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> 
                     help: String::new(),
                     labels: vec![c[2].to_string()],
                     location: p.loc(line(node)),
+                    ..Metric::default()
                 });
             }
         }
@@ -96,6 +98,7 @@ pub(crate) fn registrations(p: &Parsed<'_>, prefixes: &[String]) -> Vec<Metric> 
             help: String::new(),
             labels: Vec::new(),
             location: p.loc(line(node)),
+            ..Metric::default()
         };
         match p.parent(node).map(|n| n.kind_name()) {
             Some("argument_list") => {
@@ -172,6 +175,7 @@ fn keyed_tables(p: &Parsed<'_>, prefix: &str) -> Vec<Metric> {
             help,
             labels: Vec::new(),
             location: p.loc(line(node)),
+            ..Metric::default()
         });
     }
     out
@@ -208,6 +212,7 @@ fn bare_tables(p: &Parsed<'_>, prefix: &str) -> Vec<Metric> {
                 help,
                 labels: Vec::new(),
                 location: p.loc(line(row)),
+                ..Metric::default()
             });
         }
     }

@@ -22,6 +22,7 @@ mod module;
 mod parse;
 mod parser_walk;
 mod reader;
+mod samples;
 mod special;
 mod tree;
 mod value;
@@ -48,6 +49,19 @@ pub fn paths(spec: &ExtractSpec) -> Vec<String> {
     // A file inside a folder already listed is read with it.
     let folders: Vec<String> = out.iter().filter(|p| p.ends_with('/')).cloned().collect();
     out.retain(|p| !folders.iter().any(|f| p != f && p.starts_with(f.as_str())));
+    out
+}
+
+/// The gates a registration may sit under: the profile's words, each with
+/// the first of its flags this tag has, and the engine-wide env keys.
+fn gates(spec: &ExtractSpec, read: &Extracted) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (word, flags) in &spec.python.shown_by {
+        if let Some(flag) = flags.iter().find(|f| read.flags.iter().any(|g| g.name == **f)) {
+            out.push((word.clone(), flag.clone()));
+        }
+    }
+    out.extend(read.env_keys.iter().map(|k| (k.name.clone(), k.name.clone())));
     out
 }
 
@@ -126,17 +140,42 @@ pub fn extract(
             None => extracted.warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
         }
     }
+    let gates = gates(spec, &extracted);
+    let reading = metrics::Reading {
+        prefixes,
+        counter_suffix: spec.python.counter_suffix.as_deref(),
+        info_suffix: spec.python.info_suffix.as_deref(),
+        gates: &gates,
+    };
     let mut metrics: BTreeMap<String, Metric> = BTreeMap::new();
+    let mut created_off = false;
     for (i, f) in parsed.iter().enumerate() {
         let listed = spec.metrics.is_empty() || spec.metrics.iter().any(|m| f.path.starts_with(m.as_str()));
         if !listed || !prefixes.iter().any(|p| f.text.contains(p.as_str())) {
             continue;
         }
-        let suffix = spec.python.counter_suffix.as_deref();
-        for m in metrics::registrations(&program, i, prefixes, suffix, &mut extracted.warnings) {
-            metrics.entry(m.name.clone()).or_insert(m);
+        created_off |= spec.python.created_off.iter().any(|c| f.text.contains(&format!("{c}(")));
+        for m in metrics::registrations(&program, i, &reading, &mut extracted.warnings) {
+            match metrics.get_mut(&m.name) {
+                // Registered twice (two engines' loggers): the first is
+                // kept; gated only if both are, deprecated if either says so.
+                Some(old) => {
+                    if m.shown_by.is_none() {
+                        old.shown_by = None;
+                    }
+                    if old.deprecated.is_none() {
+                        old.deprecated = m.deprecated;
+                        old.successor = m.successor;
+                    }
+                }
+                None => {
+                    metrics.insert(m.name.clone(), m);
+                }
+            }
         }
     }
+    let created = spec.python.created.as_deref().filter(|_| created_off);
+    samples::settle(&mut metrics, &spec.python, created);
     extracted.metrics = metrics.into_values().collect();
     // A value left unsettled for want of steps may be a missing choice, a
     // wrong default: no catalogue rather than a wrong one.

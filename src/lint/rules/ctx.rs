@@ -105,6 +105,11 @@ impl<'a> Ctx<'a> {
         Some((h, *at))
     }
 
+    /// Where a metric the pinned build lacks is among the builds knobs knows.
+    pub fn metric_when(&self, name: &str) -> crate::catalog::metric_since::MetricWhen {
+        crate::catalog::metric_since::metric_when(self.catalog, self.all, self.in_history(), name)
+    }
+
     /// When a flag the pinned build lacks was removed, by the history.
     pub fn removal(&self, written: &str) -> Option<Removal> {
         let (h, at) = self.in_history()?;

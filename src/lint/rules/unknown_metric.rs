@@ -4,7 +4,9 @@
 //! Checks every `radiance:` and `vllm:` metric name — in queries, code blocks
 //! and prose — against the metrics the pinned build registers, allowing the
 //! `_bucket`, `_sum` and `_count` series of histograms. When another
-//! catalogued version has the metric, it says which.
+//! build has the metric, it says when: not exported yet (from which tag),
+//! no longer exported (the last tag that did, and its successor where the
+//! source names one or one metric of its type replaced it).
 //!
 //! ## Why is this bad?
 //! Prometheus answers a query for a metric that does not exist with an empty
@@ -22,6 +24,7 @@
 //! ```
 
 use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
+use crate::catalog::metric_since::MetricWhen;
 use crate::catalog::query::{find_metric, matching_metrics};
 use crate::lint::refs::Ref;
 use crate::suggest::suggest;
@@ -60,32 +63,44 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     if ctx.profile.paired_name(name).is_some_and(|o| find_metric(ctx.catalog, &o).is_some()) {
         return;
     }
-    let elsewhere: Vec<&str> = ctx
-        .all
-        .iter()
-        .filter(|c| c.source.tag != ctx.catalog.source.tag && find_metric(c, name).is_some())
-        .map(|c| c.source.tag.as_str())
-        .collect();
-    let help = if !elsewhere.is_empty() {
-        Some(format!(
-            "exported by {} {}, not by the pinned {}",
-            ctx.catalog.source.engine,
-            elsewhere.join(", "),
-            ctx.catalog.source.tag
-        ))
-    } else if let Some(total) = find_metric(ctx.catalog, &format!("{name}_total"))
+    let (message, help) = match ctx.metric_when(name) {
+        MetricWhen::Later { from } => (
+            format!("`{name}` is not exported yet by {} (from {from})", ctx.build()),
+            Some(format!(
+                "this file pins {}; {} exports it from {from}",
+                ctx.catalog.source.tag, ctx.catalog.source.engine
+            )),
+        ),
+        MetricWhen::Gone { last, successor } => {
+            let message = match &successor {
+                Some(next) => format!("`{name}` is no longer exported by {} (last {last}; use `{next}`)", ctx.build()),
+                None => format!("`{name}` is no longer exported by {} (last {last})", ctx.build()),
+            };
+            let help = match successor {
+                Some(next) if find_metric(ctx.catalog, &next).is_some() => {
+                    format!("{} exports `{next}` in its place", ctx.build())
+                }
+                Some(next) => format!("`{next}` replaced it after {last}"),
+                None => format!("the last build that exports it is {} {last}", ctx.catalog.source.engine),
+            };
+            (message, Some(help))
+        }
+        MetricWhen::Never => (format!("`{name}` is not exported by {}", ctx.build()), never_help(name, ctx)),
+    };
+    out.push(Violation { rule: &RULE, span: *span, message, help, fix: None });
+}
+
+/// A name no build exports: the counter's `_total` form, else the nearest
+/// name, else that none of the builds knobs knows has it.
+fn never_help(name: &str, ctx: &Ctx<'_>) -> Option<String> {
+    if let Some(total) = find_metric(ctx.catalog, &format!("{name}_total"))
         .filter(|m| m.kind == crate::catalog::model::MetricType::Counter && m.name == format!("{name}_total"))
     {
         // A counter registered as `x` is exported as `x_total`.
-        Some(format!("a counter is exported with `_total`: `{}`", total.name))
-    } else {
-        suggest(name, ctx.catalog.metrics.iter().map(|m| m.name.as_str())).map(|n| format!("did you mean `{n}`?"))
-    };
-    out.push(Violation {
-        rule: &RULE,
-        span: *span,
-        message: format!("`{name}` is not exported by {}", ctx.build()),
-        help,
-        fix: None,
-    });
+        return Some(format!("a counter is exported with `_total`: `{}`", total.name));
+    }
+    if let Some(n) = suggest(name, ctx.catalog.metrics.iter().map(|m| m.name.as_str())) {
+        return Some(format!("did you mean `{n}`?"));
+    }
+    Some(format!("no build of {} that knobs knows exports it", ctx.catalog.source.engine))
 }
