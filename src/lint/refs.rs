@@ -123,6 +123,10 @@ pub struct Usage {
     pub quantile: bool,
     /// Label names the selector matches on, each with its place.
     pub labels: Vec<(String, Span)>,
+    /// The names on the other side of an `or` the selector stands on one
+    /// side of (`a or b`: a fallback across builds, where one side is
+    /// expected to be empty).
+    pub alternatives: Vec<String>,
 }
 
 /// What stood where a flag's value should be, when it was given none.
