@@ -127,6 +127,9 @@ pub struct Usage {
     /// side of (`a or b`: a fallback across builds, where one side is
     /// expected to be empty).
     pub alternatives: Vec<String>,
+    /// Read in a rule file that records series of its own: a name shaped
+    /// as a recording (`a:b:c`) that none of them is, is a typo there.
+    pub recordings_seen: bool,
 }
 
 /// What stood where a flag's value should be, when it was given none.

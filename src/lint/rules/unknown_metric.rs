@@ -10,7 +10,7 @@
 //! exports is a fallback across builds, not a finding; nor is a name with a
 //! `:` after the prefix (`radiance:engine_steps:rate5m`), a recording
 //! rule's output by Prometheus's naming convention, when no metric of the
-//! build holds one.
+//! build holds one (a rule file that records series says which it has).
 //!
 //! ## Why is this bad?
 //! Prometheus answers a query for a metric that does not exist with an empty
@@ -67,7 +67,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     if ctx.profile.paired_name(name).is_some_and(|o| find_metric(ctx.catalog, &o).is_some()) {
         return;
     }
-    if recorded(ctx, name) {
+    if recorded(ctx, r, name) {
         return;
     }
     let elsewhere: Vec<&str> = ctx
@@ -105,8 +105,14 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
 /// True when `name` is named as a recording rule's output is
 /// (`level:metric:operations`, Prometheus's convention): a `:` after the
 /// engine's prefix, where no metric of the build has one. Such a series is
-/// a rule's, recorded in a file knobs may not see, not the engine's.
-fn recorded(ctx: &Ctx<'_>, name: &str) -> bool {
+/// a rule's, recorded in a file knobs may not see, not the engine's —
+/// except in a rule file that records series itself: there a name none of
+/// its rules records is a typo.
+fn recorded(ctx: &Ctx<'_>, r: &Ref, name: &str) -> bool {
+    // In a rule file that records its own series, the file says which.
+    if matches!(r, Ref::Metric { usage: Some(u), .. } if u.recordings_seen) {
+        return false;
+    }
     let after_prefix = |n: &str| {
         let prefix = ctx.profile.metrics.prefixes.iter().filter(|p| n.starts_with(p.as_str())).map(String::len).max();
         n.get(prefix.unwrap_or(0)..).is_some_and(|rest| rest.contains(':'))

@@ -105,7 +105,7 @@ fn autoscaler(doc: &Node, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>
                 .iter()
                 .map(|(l, lat, _)| (l.clone(), span(lat.start, lat.end)))
                 .collect();
-            let usage = Usage { func: None, quantile: false, labels, alternatives: Vec::new() };
+            let usage = Usage { func: None, quantile: false, labels, alternatives: Vec::new(), recordings_seen: false };
             out.refs.push(Ref::Metric {
                 name: name.clone(),
                 span: span(at.start, at.end),

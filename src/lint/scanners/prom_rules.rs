@@ -56,5 +56,10 @@ pub fn scan(
     // The file's own recorded series are known to the alerts that use them.
     let found = out.refs.split_off(first);
     let known = |r: &Ref| matches!(r, Ref::Metric { name, .. } if recorded.contains(&name.as_str()));
-    out.refs.extend(found.into_iter().filter(|r| !known(r)));
+    out.refs.extend(found.into_iter().filter(|r| !known(r)).map(|mut r| {
+        if let Ref::Metric { usage: Some(u), .. } = &mut r {
+            u.recordings_seen = !recorded.is_empty();
+        }
+        r
+    }));
 }

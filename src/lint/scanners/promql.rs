@@ -120,7 +120,13 @@ pub fn scan(
             let s = listed.get(g.as_str()).map_or(start, |r| raw.start + r);
             labels.push((g.clone(), span(s, s + g.len())));
         }
-        let usage = Usage { func: sel.func, quantile: sel.quantile, labels, alternatives: sel.alternatives };
+        let usage = Usage {
+            func: sel.func,
+            quantile: sel.quantile,
+            labels,
+            alternatives: sel.alternatives,
+            recordings_seen: false,
+        };
         out.refs.push(Ref::Metric {
             name: sel.name,
             span: span(start, end),
