@@ -24,3 +24,40 @@ pub fn scan(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, 
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lint::refs::Ref;
+
+    fn names(text: &str) -> Vec<(String, usize)> {
+        let mut out = Scan::default();
+        crate::lint::scanners::test_ctx(|ctx| scan(text, &|s, _| Span { col: s, ..Span::default() }, ctx, &mut out));
+        out.refs
+            .into_iter()
+            .filter_map(|r| match r {
+                Ref::Metric { name, span, .. } => Some((name, span.col)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn queries_are_read_under_their_keys_and_nothing_else() {
+        // Cloud Monitoring's key; a variable's `definition` beside its `query`
+        // is read once; titles and legends are not queries.
+        let text = r#"{"title": "radiance:engine_steps_total", "widgets": [
+            {"prometheusQuery": "rate(radiance:engine_steps_held_total[5m])", "legendFormat": "radiance:x_total"},
+            {"query": "label_values(radiance:engine_steps_total, job)", "definition": "label_values(radiance:engine_steps_total, job)"}]}"#;
+        let at = |needle: &str| text.find(needle).unwrap_or(0);
+        assert_eq!(
+            names(text),
+            [
+                ("radiance:engine_steps_held_total".to_string(), at("radiance:engine_steps_held_total")),
+                ("radiance:engine_steps_total".to_string(), at("label_values(radiance") + "label_values(".len()),
+            ]
+        );
+        // A JSON file naming no prefix is not walked.
+        assert!(names(r#"{"expr": "rate(up[5m])"}"#).is_empty());
+    }
+}
