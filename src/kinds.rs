@@ -36,6 +36,8 @@ pub enum FileKind {
     Procfile,
     /// A GitHub Actions workflow (`.github/workflows/*.yml`): its `run:` steps.
     Workflow,
+    /// JSON: dashboards (Grafana, Perses, Cloud Monitoring), their queries.
+    Json,
 }
 
 /// What a folder's context reads a file of a kind for.
@@ -185,6 +187,14 @@ pub const KINDS: &[Kind] = &[
         kind: FileKind::Yaml,
         extensions: &["yaml", "yml", "rules"],
         examples: &["k8s/deploy.yml", "alerts.rules"],
+        ..NONE
+    },
+    Kind {
+        kind: FileKind::Json,
+        extensions: &["json"],
+        examples: &["grafana/vllm.json", "dashboards/llama-server.json"],
+        image_pins_file: false,
+        staged_context: false,
         ..NONE
     },
     Kind {
@@ -418,6 +428,7 @@ mod tests {
             FileKind::Makefile,
             FileKind::Procfile,
             FileKind::Workflow,
+            FileKind::Json,
         ];
         // A match without a wildcard: a new kind does not compile here
         // until it is in `all` above (and so must have its row).
@@ -436,7 +447,8 @@ mod tests {
                 | FileKind::PowerShell
                 | FileKind::Makefile
                 | FileKind::Procfile
-                | FileKind::Workflow => {}
+                | FileKind::Workflow
+                | FileKind::Json => {}
             }
         }
         assert_eq!(KINDS.len(), all.len());
@@ -464,7 +476,7 @@ mod tests {
             assert!(re.is_match(e), "{e}");
         }
         assert!(re.is_match("svc/serve"));
-        for name in ["src/main.rs", "Cargo.lock", "knobs.toml", "a.json"] {
+        for name in ["src/main.rs", "Cargo.lock", "knobs.toml", "a.png"] {
             assert!(!re.is_match(name), "{name}");
         }
     }

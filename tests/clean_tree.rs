@@ -25,7 +25,7 @@ fn realistic_tree_lints_clean() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     // services/old-batch pins radiance 1.0.13 in its image.env: its two files
     // are judged against that build.
-    assert_eq!(r.stdout, "No findings in 7 files (against radiance v1.8.1; 2 files against v1.0.13).\n");
+    assert_eq!(r.stdout, "No findings in 8 files (against radiance v1.8.1; 2 files against v1.0.13).\n");
     assert_eq!(r.stderr, "");
 }
 
@@ -58,6 +58,20 @@ const MUTATIONS: &[(&str, &str, &str, &str)] = &[
         "KNB005",
     ),
     ("runbooks/arm-decoder-dial.md", "`--checkpoint-slots 20 [auto]", "`--checkpoint-slots twenty [auto]", "KNB003"),
+    // The dashboard: a name written with `_` for `:`, a label the series lacks.
+    (
+        "dashboards/radiance-cadence.json",
+        "rate(radiance:engine_steps_decode_total",
+        "rate(radiance_engine_steps_decode_total",
+        "KNB005",
+    ),
+    ("dashboards/radiance-cadence.json", "sum by (reason) (rate(", "sum by (cause) (rate(", "KNB015"),
+    (
+        "dashboards/radiance-cadence.json",
+        "label_values(radiance:engine_steps_total,",
+        "label_values(radiance:engine_step_total,",
+        "KNB004",
+    ),
     ("runbooks/arm-decoder-dial.md", "--checkpoint-interval 2048\n```", "--prefill-chunk 2048\n```", "KNB007"),
     (
         "runbooks/arm-decoder-dial.md",

@@ -59,6 +59,9 @@ mod deploy;
 mod llama;
 // vLLM as the third engine: its argv, env keys, metrics and deployment files.
 mod vllm;
+// Monitoring files: dashboards (JSON, in ConfigMaps), PrometheusRules,
+// KEDA/HPA objects, prometheus-adapter rules, judged against vLLM's metrics.
+mod monitoring;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

@@ -1,8 +1,9 @@
 //! Which scanner reads which kind of file: the one place a [`FileKind`]
 //! meets its reader. YAML is parsed once here and handed to the reader of
 //! what it turns out to be (compose, Helm values, Kubernetes manifests,
-//! Prometheus rules, llama-swap configs, GitHub Actions workflows, a file
-//! of the engine's options); the
+//! Prometheus rules, monitoring objects, llama-swap configs, GitHub Actions
+//! workflows, a file of the engine's options), JSON to the dashboard
+//! reader; the
 //! script languages that are not shell (batch, PowerShell, Makefiles,
 //! Procfiles) are rewritten as shell and read by the shell scanner.
 
@@ -52,6 +53,10 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
         FileKind::Systemd => scanners::systemd::scan(text, &ctx, &mut out),
         FileKind::Quadlet => scanners::quadlet::scan(text, &ctx, &mut out),
         FileKind::Dockerfile => scanners::dockerfile::scan(text, &ctx, &mut out),
+        FileKind::Json => {
+            let idx = span::LineIndex::new(text);
+            scanners::dashboards::scan(text, &|s, e| idx.span(text, s, e), &ctx, &mut out);
+        }
         FileKind::Compose | FileKind::HelmValues | FileKind::Yaml | FileKind::Workflow => {
             yaml_file(text, kind, settings, catalog, &ctx, &mut out)
         }
@@ -70,7 +75,7 @@ fn yaml_file(
     ctx: &ScanCtx<'_>,
     out: &mut Scan,
 ) {
-    use scanners::{actions, compose, helm, kubernetes, llama_swap, prom_rules, yaml};
+    use scanners::{actions, compose, helm, kubernetes, llama_swap, monitoring, prom_rules, yaml};
     let idx = span::LineIndex::new(text);
     let span = |s: usize, e: usize| idx.span(text, s, e);
     let line_of = |at: usize| idx.position(text, at).0;
@@ -78,6 +83,20 @@ fn yaml_file(
     // A workflow's triggers are not read (see `actions::without_triggers`).
     let parsed = if kind == FileKind::Workflow { actions::without_triggers(text) } else { text.into() };
     let (docs, errors) = yaml::load_each(&parsed);
+    // A Helm template: read again with its actions blanked, for its rules
+    // and monitoring objects only.
+    if !errors.is_empty() && kind == FileKind::Yaml && text.contains("{{") {
+        let (templated, still) = yaml::load_each(&scanners::helm_template::blank_actions(text));
+        let read = |d: &scanners::yaml::Node| prom_rules::is_rule_file(d) || monitoring::is_monitoring(d);
+        if still.is_empty() && templated.iter().any(read) {
+            if templated.iter().any(prom_rules::is_rule_file) {
+                prom_rules::scan(&templated, text, &line_of, &span, ctx, out);
+            }
+            monitoring::scan(&templated, text, &span, ctx, out);
+            out.suppressions.extend(suppress::line_comments(text));
+            return;
+        }
+    }
     for e in errors {
         out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
     }
@@ -87,6 +106,8 @@ fn yaml_file(
         FileKind::HelmValues => {
             let keys = helm::HelmKeys { keys: &settings.helm_args, named: settings.helm_args_named };
             helm::scan(&docs, &keys, text, &span, ctx, out);
+            // A chart's values may hold its rules and adapter rules.
+            monitoring::scan(&docs, text, &span, ctx, out);
         }
         _ => {
             // `--config FILE`'s file of options, known by its keys.
@@ -102,6 +123,7 @@ fn yaml_file(
             if docs.iter().any(prom_rules::is_rule_file) {
                 prom_rules::scan(&docs, text, &line_of, &span, ctx, out);
             }
+            monitoring::scan(&docs, text, &span, ctx, out);
         }
     }
     out.suppressions.extend(suppress::line_comments(text));

@@ -126,6 +126,13 @@ pub struct Usage {
     pub quantile: bool,
     /// Label names the selector matches on, each with its place.
     pub labels: Vec<(String, Span)>,
+    /// The names on the other side of an `or` the selector stands on one
+    /// side of (`a or b`: a fallback across builds, where one side is
+    /// expected to be empty).
+    pub alternatives: Vec<String>,
+    /// Read in a rule file that records series of its own: a name shaped
+    /// as a recording (`a:b:c`) that none of them is, is a typo there.
+    pub recordings_seen: bool,
 }
 
 /// What stood where a flag's value should be, when it was given none.

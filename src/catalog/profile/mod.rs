@@ -29,7 +29,7 @@ pub use env::EnvSpec;
 pub use era::Era;
 pub use extract_spec::{EntrySpec, EnvTableSpec, ExtractSpec, Language, PythonSpec};
 pub use images::{ImageSpec, ImageVariant};
-pub use metrics::MetricSpec;
+pub use metrics::{separator_variants, MetricSpec};
 pub use scopes::ScopeSpec;
 pub use validate::{valid_name, ProfileError};
 

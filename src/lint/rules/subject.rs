@@ -46,6 +46,14 @@ impl<'r, 'c> Subject<'r, 'c> {
         s
     }
 
+    /// A metric on one side of a PromQL `or` whose other side names a
+    /// metric the pinned build exports: a fallback across builds (`new or
+    /// old`), where one side is meant to be empty.
+    pub fn is_fallback(&self, ctx: &Ctx<'c>) -> bool {
+        let Ref::Metric { usage: Some(usage), .. } = self.r else { return false };
+        usage.alternatives.iter().any(|n| find_metric(ctx.catalog, n).is_some())
+    }
+
     /// The flag and value the reference sets, for the value rules. A
     /// removed flag's value is not judged (the flag itself is the finding),
     /// nor the value of a key that turns a flag off (any value does).

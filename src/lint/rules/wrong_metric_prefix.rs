@@ -2,7 +2,10 @@
 //!
 //! ## What it does
 //! Finds a `radiance:` name that the pinned build exports only as `vllm:`, or
-//! the other way round, and names the right one.
+//! the other way round, and names the right one. In a query, it also finds
+//! a name whose prefix ends in `_` where the engine's ends in `:`
+//! (`radiance_engine_steps_total` for `radiance:engine_steps_total`), when
+//! the pinned build exports the name with its own separator.
 //!
 //! ## Why is this bad?
 //! Latency lives under `vllm:`, cadence under `radiance:`. A `radiance:`-only
@@ -36,17 +39,22 @@ pub const RULE: Rule = Rule {
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
     let Ref::Metric { name, span, pattern: false, .. } = r else { return };
-    if s.metric.is_some() {
+    if s.metric.is_some() || s.is_fallback(ctx) {
         return;
     }
-    let Some(right) = ctx.profile.paired_name(name).filter(|o| find_metric(ctx.catalog, o).is_some()) else {
+    let exported = |o: &String| find_metric(ctx.catalog, o).is_some();
+    let (right, help) = if let Some(right) = ctx.profile.paired_name(name).filter(exported) {
+        (right, ctx.profile.metrics.pair_hint.clone())
+    } else if let Some(right) = ctx.profile.separator_fixed(name).filter(exported) {
+        (right, Some(format!("{} writes its metric names with its own separator, not `_`", ctx.catalog.source.engine)))
+    } else {
         return;
     };
     out.push(Violation {
         rule: &RULE,
         span: *span,
         message: format!("`{name}` is exported as `{right}`"),
-        help: ctx.profile.metrics.pair_hint.clone(),
+        help,
         fix: Some(right.clone()),
     });
 }

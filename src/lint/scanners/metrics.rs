@@ -15,6 +15,8 @@ pub struct Matcher {
     /// Finds where any prefix starts; `None` when the engine has none.
     finder: Option<AhoCorasick>,
     prefixes: Vec<String>,
+    /// Each prefix with its separator written as `_` (`vllm_` for `vllm:`).
+    variants: Vec<String>,
     /// The last byte every prefix ends with, when they share one.
     last_byte: Option<u8>,
 }
@@ -73,12 +75,27 @@ impl Matcher {
             .first()
             .and_then(|p| p.bytes().last())
             .filter(|b| prefixes.iter().all(|p| p.bytes().last() == Some(*b)));
-        Matcher { finder, prefixes, last_byte }
+        let variants = crate::catalog::profile::separator_variants(&prefixes).map(|(v, _)| v).collect();
+        Matcher { finder, prefixes, variants, last_byte }
     }
 
     /// True when `name` starts with one of the engine's metric prefixes.
     pub fn is_metric_name(&self, name: &str) -> bool {
         self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+    }
+
+    /// True when a query's selector `name` is the engine's to judge: under
+    /// one of its prefixes, or under one with its separator written as `_`
+    /// (`vllm_num_requests_running`), which only the engine's name can fix.
+    pub fn is_selector_name(&self, name: &str) -> bool {
+        self.is_metric_name(name) || self.variants.iter().any(|v| name.starts_with(v.as_str()))
+    }
+
+    /// True when `text` holds a prefix or a variant of one anywhere: a
+    /// quick test before a text is read as queries.
+    pub fn mentions(&self, text: &str) -> bool {
+        let has = |p: &String| memchr::memmem::find(text.as_bytes(), p.as_bytes()).is_some();
+        self.prefixes.iter().any(has) || self.variants.iter().any(has)
     }
 
     /// The next name at or after `from`: its range and where its pattern

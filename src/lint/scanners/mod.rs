@@ -10,7 +10,10 @@
 //! (`items`) and their judging (`argv`), the image/command/env shape of a
 //! container (`container`), `\`-continued lines (`continuation`), and the
 //! text of another script language rewritten as shell, places kept
-//! (`rewrite`); a YAML file of the engine's options (`options`).
+//! (`rewrite`); a YAML file of the engine's options (`options`); for
+//! monitoring files, JSON's strings (`json`), a text held in a YAML scalar
+//! (`nested`), a dashboard's query made PromQL (`grafana`) and read
+//! (`queries`).
 
 pub mod actions;
 mod argv;
@@ -18,23 +21,30 @@ pub mod batch;
 pub mod compose;
 mod container;
 mod continuation;
+pub mod dashboards;
 pub mod dockerfile;
 mod engine_matcher;
 pub mod env;
+mod grafana;
 pub mod helm;
+pub mod helm_template;
 mod invocation;
 mod items;
+mod json;
 pub mod kubernetes;
 pub mod llama_swap;
 pub mod makefile;
 pub mod markdown;
 pub mod metrics;
+pub mod monitoring;
+mod nested;
 pub mod options;
 pub mod powershell;
 pub mod procfile;
 pub mod prom_rules;
 pub mod promql;
 pub mod quadlet;
+mod queries;
 mod rewrite;
 pub mod shell;
 pub mod systemd;

@@ -1,4 +1,5 @@
-//! Prometheus rule files (alerting and recording rules): each rule's
+//! Prometheus rule files (alerting and recording rules), plain or as a
+//! PrometheusRule object (its `spec.groups`): each rule's
 //! `expr:` is a PromQL query, read by the PromQL scanner; a query that does
 //! not parse is a note naming its line, and its metric names are still
 //! checked. A series a `record:` rule of the file records is a known series
@@ -10,9 +11,15 @@ use super::{Scan, ScanCtx};
 use crate::lint::refs::Ref;
 use crate::lint::span::Span;
 
+/// A document's rule groups: a rule file's `groups`, a PrometheusRule's
+/// `spec.groups`.
+fn groups(doc: &Node) -> Option<&Node> {
+    doc.get("groups").or_else(|| doc.path("spec.groups")).filter(|g| matches!(g, Node::Seq { .. }))
+}
+
 /// True when a document holds rule groups.
 pub fn is_rule_file(doc: &Node) -> bool {
-    doc.get("groups").is_some_and(|g| matches!(g, Node::Seq { .. }))
+    groups(doc).is_some()
 }
 
 pub fn scan(
@@ -25,13 +32,13 @@ pub fn scan(
 ) {
     let rules = || {
         docs.iter()
-            .flat_map(|d| d.get("groups").map(Node::items).unwrap_or_default())
+            .flat_map(|d| groups(d).map(Node::items).unwrap_or_default())
             .flat_map(|g| g.get("rules").map(Node::items).unwrap_or_default())
     };
     let recorded: Vec<&str> = rules().filter_map(|r| r.get("record").and_then(Node::str)).collect();
     let first = out.refs.len();
     for doc in docs {
-        for group in doc.get("groups").map(Node::items).unwrap_or_default() {
+        for group in groups(doc).map(Node::items).unwrap_or_default() {
             for rule in group.get("rules").map(Node::items).unwrap_or_default() {
                 let Some(Node::Scalar { text: expr, at }) = rule.get("expr") else { continue };
                 if let Err(why) = promql::scan(expr, at.clone(), text, span, ctx, out) {
@@ -49,5 +56,10 @@ pub fn scan(
     // The file's own recorded series are known to the alerts that use them.
     let found = out.refs.split_off(first);
     let known = |r: &Ref| matches!(r, Ref::Metric { name, .. } if recorded.contains(&name.as_str()));
-    out.refs.extend(found.into_iter().filter(|r| !known(r)));
+    out.refs.extend(found.into_iter().filter(|r| !known(r)).map(|mut r| {
+        if let Ref::Metric { usage: Some(u), .. } = &mut r {
+            u.recordings_seen = !recorded.is_empty();
+        }
+        r
+    }));
 }

@@ -97,7 +97,7 @@ pub fn scan(
     let raw_text = file.get(raw.clone()).unwrap_or("");
     let mut cursor = 0;
     for sel in found {
-        if !ctx.metrics.is_metric_name(&sel.name) {
+        if !ctx.metrics.is_selector_name(&sel.name) {
             continue;
         }
         // The name's place: next in the raw text, else its first occurrence.
@@ -128,7 +128,13 @@ pub fn scan(
             let s = listed.get(g.as_str()).map_or(start, |r| raw.start + r);
             labels.push((g.clone(), span(s, s + g.len())));
         }
-        let usage = Usage { func: sel.func, quantile: sel.quantile, labels };
+        let usage = Usage {
+            func: sel.func,
+            quantile: sel.quantile,
+            labels,
+            alternatives: sel.alternatives,
+            recordings_seen: false,
+        };
         out.refs.push(Ref::Metric {
             name: sel.name,
             span: span(start, end),
@@ -283,17 +289,20 @@ struct Selector {
     labels: Vec<String>,
     /// Labels an aggregation above it groups by (`by`/`without`).
     grouping: Vec<String>,
+    /// The names on the other side of each `or` above it.
+    alternatives: Vec<String>,
 }
 
 /// Every selector of `expr`, in the order they are written, walked with a
 /// stack of its own. `func` is the call a node is a direct argument of;
 /// `quantile` whether a `histogram_quantile` reads through to it.
 fn selectors(expr: &Expr, out: &mut Vec<Selector>) {
-    let mut stack: Vec<(&Expr, Option<String>, bool, Vec<String>)> = vec![(expr, None, false, Vec::new())];
-    while let Some((e, func, quantile, group)) = stack.pop() {
+    type Frame<'e> = (&'e Expr, Option<String>, bool, Vec<String>, Vec<String>);
+    let mut stack: Vec<Frame<'_>> = vec![(expr, None, false, Vec::new(), Vec::new())];
+    while let Some((e, func, quantile, group, alts)) = stack.pop() {
         match e {
-            Expr::VectorSelector(vs) => out.push(selector(vs, func, quantile, group)),
-            Expr::MatrixSelector(ms) => out.push(selector(&ms.vs, func, quantile, group)),
+            Expr::VectorSelector(vs) => out.push(selector(vs, func, quantile, group, alts)),
+            Expr::MatrixSelector(ms) => out.push(selector(&ms.vs, func, quantile, group, alts)),
             Expr::Call(call) => {
                 let name = call.func.name.to_string();
                 let reads_quantile = name == "histogram_quantile";
@@ -303,7 +312,7 @@ fn selectors(expr: &Expr, out: &mut Vec<Selector>) {
                 for (i, arg) in call.args.args.iter().enumerate().rev() {
                     // histogram_quantile(φ, v): v is what it reads.
                     let q = (reads_quantile && i == 1) || through;
-                    stack.push((arg, Some(name.clone()), q, group.clone()));
+                    stack.push((arg, Some(name.clone()), q, group.clone(), alts.clone()));
                 }
             }
             Expr::Aggregate(a) => {
@@ -317,28 +326,60 @@ fn selectors(expr: &Expr, out: &mut Vec<Selector>) {
                     }
                 }
                 // sum by (le) (rate(x_bucket[5m])) still feeds a quantile.
-                stack.push((&a.expr, None, quantile, inner));
+                stack.push((&a.expr, None, quantile, inner, alts.clone()));
                 if let Some(p) = &a.param {
-                    stack.push((p, None, false, Vec::new()));
+                    stack.push((p, None, false, Vec::new(), alts));
                 }
             }
             // Either side may bring labels the other lacks (`group_left`): no grouping passes.
+            // Each side of an `or` knows the names of the other.
             Expr::Binary(b) => {
-                stack.push((&b.rhs, None, false, Vec::new()));
-                stack.push((&b.lhs, None, false, Vec::new()));
+                let (mut left, mut right) = (alts.clone(), alts);
+                if b.op.to_string() == "or" {
+                    left.extend(names(&b.rhs));
+                    right.extend(names(&b.lhs));
+                }
+                stack.push((&b.rhs, None, false, Vec::new(), right));
+                stack.push((&b.lhs, None, false, Vec::new(), left));
             }
-            Expr::Paren(p) => stack.push((&p.expr, func, quantile, group)),
-            Expr::Unary(u) => stack.push((&u.expr, None, false, group)),
-            Expr::Subquery(s) => stack.push((&s.expr, func, quantile, group)),
+            Expr::Paren(p) => stack.push((&p.expr, func, quantile, group, alts)),
+            Expr::Unary(u) => stack.push((&u.expr, None, false, group, alts)),
+            Expr::Subquery(s) => stack.push((&s.expr, func, quantile, group, alts)),
             Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::Extension(_) => {}
         }
     }
 }
 
+/// The metric names `expr` selects (by name, not by a `__name__` matcher).
+fn names(expr: &Expr) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::VectorSelector(vs) => found.extend(vs.name.clone()),
+            Expr::MatrixSelector(ms) => found.extend(ms.vs.name.clone()),
+            Expr::Call(call) => stack.extend(call.args.args.iter().map(|a| &**a)),
+            Expr::Aggregate(a) => stack.extend(std::iter::once(&*a.expr).chain(a.param.as_deref())),
+            Expr::Binary(b) => stack.extend([&*b.lhs, &*b.rhs]),
+            Expr::Paren(p) => stack.push(&p.expr),
+            Expr::Unary(u) => stack.push(&u.expr),
+            Expr::Subquery(s) => stack.push(&s.expr),
+            Expr::NumberLiteral(_) | Expr::StringLiteral(_) | Expr::Extension(_) => {}
+        }
+    }
+    found
+}
+
 /// Functions that add or rewrite labels.
 const LABEL_MAKERS: &[&str] = &["label_replace", "label_join"];
 
-fn selector(vs: &parser::VectorSelector, func: Option<String>, quantile: bool, grouping: Vec<String>) -> Selector {
+fn selector(
+    vs: &parser::VectorSelector,
+    func: Option<String>,
+    quantile: bool,
+    grouping: Vec<String>,
+    alternatives: Vec<String>,
+) -> Selector {
     let mut name = vs.name.clone().unwrap_or_default();
     let mut pattern = false;
     let mut labels = Vec::new();
@@ -359,7 +400,7 @@ fn selector(vs: &parser::VectorSelector, func: Option<String>, quantile: bool, g
         }
     }
     let grouping = grouping.into_iter().filter(|g| !labels.contains(g)).collect();
-    Selector { name, pattern, func, quantile, labels, grouping }
+    Selector { name, pattern, func, quantile, labels, grouping, alternatives }
 }
 
 #[cfg(test)]
