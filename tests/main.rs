@@ -59,6 +59,10 @@ mod deploy;
 mod llama;
 // vLLM as the third engine: its argv, env keys, metrics and deployment files.
 mod vllm;
+// The shapes deployments are written in (issue 32): Helm templates, images
+// built from the engine's, compose `.env`, llama-swap block macros, a whole
+// command after `docker run IMAGE`; vLLM and llama.cpp.
+mod shapes;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

@@ -6,7 +6,7 @@
 //! the nearest earlier tag, with a note that says so; a pin with no
 //! catalogue at all is a note, and its refs stay with the file's catalogue.
 
-use super::dispatch::scan;
+use super::dispatch::scan_around;
 use super::refs::Ref;
 use super::scanners::Scan;
 use super::Settings;
@@ -29,6 +29,8 @@ pub(crate) fn group<'a>(
     notes: &mut Vec<String>,
 ) -> Vec<(&'a Catalog, Vec<Ref>)> {
     let mut groups: Vec<(&Catalog, Vec<Ref>)> = Vec::new();
+    // A re-scan against another build reads what the file's neighbours said, as the first did.
+    let around = scan_out.around.as_deref().cloned().unwrap_or_default();
     // A whole file is pinned only by a deployment file's image; in a
     // runbook or a script an image pins just the command that runs it (a
     // section), and an env file's pin is its folder's (`folder.rs`).
@@ -75,7 +77,7 @@ pub(crate) fn group<'a>(
             for pin in pins {
                 let Some(c) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) else { continue };
                 // Read again as that version reads it (which flags take values).
-                let from = scan(text, kind, settings, c);
+                let from = scan_around(text, kind, settings, c, &around);
                 let refs: Vec<Ref> = (from.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())))
                     .flat_map(|s| from.refs.get(s.refs.clone()).unwrap_or_default().iter().cloned())
                     .collect();
@@ -94,7 +96,7 @@ pub(crate) fn group<'a>(
         } else if let Some((pin, _)) = scan_out.pins.first().cloned().filter(|_| file_level) {
             if let Some(pinned) = pinned_to(&pin, notes).filter(|c| !std::ptr::eq(*c, catalog)) {
                 catalog = pinned;
-                *scan_out = scan(text, kind, settings, catalog);
+                *scan_out = scan_around(text, kind, settings, catalog, &around);
             }
         }
     }

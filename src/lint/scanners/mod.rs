@@ -10,7 +10,8 @@
 //! (`items`) and their judging (`argv`), the image/command/env shape of a
 //! container (`container`), `\`-continued lines (`continuation`), and the
 //! text of another script language rewritten as shell, places kept
-//! (`rewrite`); a YAML file of the engine's options (`options`).
+//! (`rewrite`); a YAML file of the engine's options (`options`); a Helm
+//! template read as the YAML it renders to (`template`).
 
 pub mod actions;
 mod argv;
@@ -38,6 +39,7 @@ pub mod quadlet;
 mod rewrite;
 pub mod shell;
 pub mod systemd;
+pub mod template;
 pub mod unit;
 mod words;
 mod wrappers;
@@ -84,6 +86,25 @@ pub struct Scan {
     pub regex_matchers: Vec<String>,
     /// True once a query was passed over for the budget (and said so).
     pub regex_budget_spent: bool,
+    /// What the file's neighbours said, when it was scanned with them.
+    pub around: Option<std::sync::Arc<Around>>,
+}
+
+/// What a file's neighbours say about it (read by `lint::around`): the
+/// values of the chart a template belongs to, the lists a chart's
+/// templates expand as argv (for its values file), and the image each
+/// compose service's `build:` starts from.
+#[derive(Debug, Default, Clone)]
+pub struct Around {
+    pub values: Vec<yaml::Node>,
+    pub bound: Vec<(String, template::Use)>,
+    pub built: std::collections::HashMap<String, compose::Built>,
+}
+
+impl Around {
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.bound.is_empty() && self.built.is_empty()
+    }
 }
 
 /// A part of a file with its own engine image: its refs are judged against
