@@ -174,6 +174,8 @@ pub const KINDS: &[Kind] = &[
         special: Some(compose),
         special_pattern: &[r"(^|/)(docker-)?compose([.-][^/]*)?\.ya?ml$"],
         examples: &["compose.yaml", "docker-compose.yml", "compose.override.yaml", "docker-compose-gpu.yml"],
+        // Its services' `env_file:` say which of the folder's env files are the engine's.
+        context: Context::Scanned,
         ..NONE
     },
     Kind {

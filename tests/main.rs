@@ -62,6 +62,10 @@ mod vllm;
 // Monitoring files: dashboards (JSON, in ConfigMaps), PrometheusRules,
 // KEDA/HPA objects, prometheus-adapter rules, judged against vLLM's metrics.
 mod monitoring;
+// The shapes deployments are written in (issue 32): Helm templates, images
+// built from the engine's, compose `.env`, llama-swap block macros, a whole
+// command after `docker run IMAGE`; vLLM and llama.cpp.
+mod shapes;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

@@ -8,7 +8,7 @@
 //! Procfiles) are rewritten as shell and read by the shell scanner.
 
 use super::pairing::ArgvRules;
-use super::scanners::{self, Scan, ScanCtx};
+use super::scanners::{self, Around, Scan, ScanCtx};
 use super::{span, suppress, Settings};
 use crate::catalog::model::Catalog;
 use crate::catalog::query;
@@ -16,6 +16,11 @@ use crate::kinds::FileKind;
 
 /// Scans one file's text.
 pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog) -> Scan {
+    scan_around(text, kind, settings, catalog, &Around::default())
+}
+
+/// Scans one file's text with what its neighbours say.
+pub fn scan_around(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catalog, around: &Around) -> Scan {
     // A byte-order mark is no column (see `span::LineIndex`), so the places
     // found in the text after it are the places in the whole file; without
     // this, a reader that expects `FROM` or `[Unit]` first saw none.
@@ -29,6 +34,10 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
         metrics: &settings.metrics,
     };
     let mut out = Scan::default();
+    if !around.is_empty() {
+        // Kept, so that a re-scan against another build (a section's pin) reads the same.
+        out.around = Some(std::sync::Arc::new(around.clone()));
+    }
     match kind {
         FileKind::Markdown => scanners::markdown::scan(text, &ctx, &mut out),
         FileKind::Env => scanners::env::scan(text, &ctx, &mut out),
@@ -58,7 +67,7 @@ pub fn scan(text: &str, kind: FileKind, settings: &Settings<'_>, catalog: &Catal
             scanners::dashboards::scan(text, &|s, e| idx.span(text, s, e), &ctx, &mut out);
         }
         FileKind::Compose | FileKind::HelmValues | FileKind::Yaml | FileKind::Workflow => {
-            yaml_file(text, kind, settings, catalog, &ctx, &mut out)
+            yaml_file(text, kind, settings, catalog, around, &ctx, &mut out)
         }
     }
     out
@@ -72,13 +81,26 @@ fn yaml_file(
     kind: FileKind,
     settings: &Settings<'_>,
     catalog: &Catalog,
+    around: &Around,
     ctx: &ScanCtx<'_>,
     out: &mut Scan,
 ) {
-    use scanners::{actions, compose, helm, kubernetes, llama_swap, monitoring, prom_rules, yaml};
+    use scanners::{actions, compose, helm, kubernetes, llama_swap, monitoring, prom_rules, template, yaml};
     let idx = span::LineIndex::new(text);
-    let span = |s: usize, e: usize| idx.span(text, s, e);
-    let line_of = |at: usize| idx.position(text, at).0;
+    let file = text;
+    // A Helm template is read as the YAML it renders to, places kept
+    // (`template`): from here on `text` is that rendering.
+    let rendered = (kind == FileKind::Yaml && template::is_template(text))
+        .then(|| template::render(text, &|path| yaml::scalar_at(&around.values, path)));
+    let text = rendered.as_ref().map_or(text, |r| r.text());
+    let span = |s: usize, e: usize| {
+        let r = rendered.as_ref().map_or(s..e, |r| r.source(s, e));
+        idx.span(file, r.start, r.end)
+    };
+    let line_of = |at: usize| {
+        let at = rendered.as_ref().map_or(at, |r| r.source(at, at).start);
+        idx.position(file, at).0
+    };
     // A document that does not parse is a note; the others are still read.
     // A workflow's triggers are not read (see `actions::without_triggers`).
     let parsed = if kind == FileKind::Workflow { actions::without_triggers(text) } else { text.into() };
@@ -101,10 +123,11 @@ fn yaml_file(
         out.notes.push(format!("line {}: not read, the YAML does not parse ({})", line_of(e.at), e.message));
     }
     match kind {
-        FileKind::Compose => compose::scan(&docs, text, &span, ctx, out),
+        FileKind::Compose => compose::scan(&docs, text, &around.built, &span, ctx, out),
         FileKind::Workflow => actions::scan(&docs, text, &span, ctx, out),
         FileKind::HelmValues => {
-            let keys = helm::HelmKeys { keys: &settings.helm_args, named: settings.helm_args_named };
+            let keys =
+                helm::HelmKeys { keys: &settings.helm_args, named: settings.helm_args_named, bound: &around.bound };
             helm::scan(&docs, &keys, text, &span, ctx, out);
             // A chart's values may hold its rules and adapter rules.
             monitoring::scan(&docs, text, &span, ctx, out);
@@ -126,7 +149,7 @@ fn yaml_file(
             monitoring::scan(&docs, text, &span, ctx, out);
         }
     }
-    out.suppressions.extend(suppress::line_comments(text));
+    out.suppressions.extend(suppress::line_comments(file));
 }
 
 /// A YAML file of the engine's options that an argv names (`--config

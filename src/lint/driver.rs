@@ -126,7 +126,11 @@ impl<'s, 'a> Linter<'s, 'a> {
             // A scan made as another kind (by name, not by content) is not reused.
             let scanned = scanned.filter(|(k, _)| *k == kind).map(|(_, s)| s);
             match read {
-                Ok(text) => Ok(lint_file(rel, text, kind, self.settings, folder, scanned)),
+                Ok(text) => {
+                    // What its neighbours say (a chart's values, a build's image) comes first.
+                    let around = super::around::scan(rel, &text.text, kind, self.settings, folder, self.input);
+                    Ok(lint_file(rel, text, kind, self.settings, folder, around.or(scanned)))
+                }
                 Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
             }
         }));

@@ -4,7 +4,10 @@
 //! it pins the engine's image itself, one of its keys is one only the engine
 //! reads (the profile's `[env] prefix`, or a key that sets a flag and is
 //! not among the profile's `[env] shared` keys, which other programs read
-//! too), or knobs.toml names it (`[lint] env_files`). Without evidence, a
+//! too), or knobs.toml names it (`[lint] env_files`). The `.env` beside a
+//! compose file feeds the compose file's `${}` substitution: it is the
+//! engine's only when a service that runs the engine names it (`env_file:`)
+//! or knobs.toml does. Without evidence, a
 //! `grafana.env` that sets `LOG_LEVEL` and `PORT` is another program's: only
 //! its keys that set no flag stay, without their values, so that a near
 //! miss of the engine's key is still a warning (KNB006) and nothing else is
@@ -24,7 +27,10 @@ use crate::kinds::FileKind;
 /// file is the engine's.
 pub fn env_scan(path: &Path, text: &str, settings: &Settings<'_>, folder: &Folder) -> Scan {
     let mut scan = dispatch::scan(text, FileKind::Env, settings, folder.catalog(settings));
-    if !is_engines(path, &scan, settings, folder) {
+    if folder.compose_substitution(path) && !is_engines(path, &scan, settings, folder) {
+        // The compose file's variables: no key of them is the engine's.
+        scan.refs.retain(|r| !matches!(r, Ref::Env { .. }));
+    } else if !is_engines(path, &scan, settings, folder) {
         near_misses_only(&mut scan, settings, &folder.env_flags);
     }
     scan
@@ -33,9 +39,14 @@ pub fn env_scan(path: &Path, text: &str, settings: &Settings<'_>, folder: &Folde
 /// True when something says the env file is the engine's.
 fn is_engines(path: &Path, scan: &Scan, settings: &Settings<'_>, folder: &Folder) -> bool {
     let named = path.file_name().is_some_and(|n| settings.env_files.iter().any(|e| *e == n.to_string_lossy()));
-    named
-        || folder.reads(path)
-        || !scan.pins.is_empty()
+    if named || folder.reads(path) {
+        return true;
+    }
+    // A compose file's `.env`: its keys are the compose file's variables.
+    if folder.compose_substitution(path) {
+        return false;
+    }
+    !scan.pins.is_empty()
         || scan.refs.iter().any(|r| {
             // A key in lower case means the engine's key all the same.
             matches!(r, Ref::Env { key, .. } if own_key(&key.to_ascii_uppercase(), settings, &folder.env_flags))

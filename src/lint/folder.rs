@@ -35,8 +35,12 @@ pub struct Folder {
     pub unjudged: bool,
     /// A serve script of the folder runs the engine.
     pub serves: bool,
-    /// File names the folder's engine units read (`EnvironmentFile=`).
+    /// File names the folder's engine units read (`EnvironmentFile=`), and
+    /// its compose services that run the engine (`env_file:`).
     pub unit_env: Vec<String>,
+    /// A compose file is in the folder: its `.env` feeds the compose
+    /// file's `${}` substitution, not a container.
+    pub compose: bool,
     /// Texts read (and scripts scanned) for the context, by path, for the
     /// lint to reuse.
     texts: Mutex<HashMap<PathBuf, Read>>,
@@ -63,7 +67,20 @@ impl Folder {
     /// engine, a unit of the engine that reads the file.
     pub fn reads(&self, path: &Path) -> bool {
         let name = path.file_name().map(|n| n.to_string_lossy());
-        !self.pins.is_empty() || self.serves || name.is_some_and(|n| self.unit_env.iter().any(|u| *u == n))
+        let named = name
+            .as_ref()
+            .is_some_and(|n| self.unit_env.iter().any(|u| Path::new(u).file_name() == Some(n.as_ref().as_ref())));
+        if self.compose_substitution(path) {
+            return named;
+        }
+        !self.pins.is_empty() || self.serves || named
+    }
+
+    /// True for the `.env` beside a compose file: it feeds the compose
+    /// file's `${}` substitution, not a container, so its keys are not the
+    /// engine's unless a service that runs the engine names it (`env_file:`).
+    pub fn compose_substitution(&self, path: &Path) -> bool {
+        self.compose && path.file_name().is_some_and(|n| n == ".env")
     }
 
     /// The catalogue the folder's files are judged against: its pin's, or
@@ -191,6 +208,7 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
             // A script whose argv is the engine's serves it; a unit names
             // its env files only when it runs the engine.
             folder.serves |= kind.serve_script() && runs_engine(&s);
+            folder.compose |= kind == FileKind::Compose;
             let names = s.env_files.iter().filter_map(|f| Path::new(f).file_name());
             folder.unit_env.extend(names.map(|n| n.to_string_lossy().into_owned()));
             for (var, binary) in &s.env_argv {

@@ -11,6 +11,8 @@
 //! - [`driver`]: hands files to threads, catches a bug met on one file, and
 //!   puts the [`Report`] in order;
 //! - [`folder`]: a folder's context (env trio, pins), built once;
+//! - `around`: what a file's neighbours say of it (a Helm template's chart
+//!   values, a compose build's Dockerfile);
 //! - [`file`]: one file — [`dispatch`] picks its scanner ([`scanners`] read,
 //!   [`refs`] are what they find), [`pins`] picks the version each ref is
 //!   judged against, [`rules`] judge, [`suppress`] silences and reports
@@ -22,6 +24,7 @@
 //! - [`argv`]: a literal argv judged by the same rules, for `knobs verify`.
 
 pub mod argv;
+mod around;
 pub mod baseline;
 mod dispatch;
 mod driver;

@@ -7,7 +7,7 @@
 //! every catalogued build is not judged (a newer build would call its
 //! flags wrong), with a note that says so. Under `--tag` no pin counts.
 
-use super::dispatch::scan;
+use super::dispatch::scan_around;
 use super::refs::Ref;
 use super::scanners::Scan;
 use super::Settings;
@@ -30,6 +30,8 @@ pub(crate) fn group<'a>(
     notes: &mut Vec<String>,
 ) -> Vec<(&'a Catalog, Vec<Ref>)> {
     let mut groups: Vec<(&Catalog, Vec<Ref>)> = Vec::new();
+    // A re-scan against another build reads what the file's neighbours said, as the first did.
+    let around = scan_out.around.as_deref().cloned().unwrap_or_default();
     // A whole file is pinned only by a deployment file's image; in a
     // runbook or a script an image pins just the command that runs it (a
     // section), and an env file's pin is its folder's (`folder.rs`).
@@ -77,7 +79,7 @@ pub(crate) fn group<'a>(
                 let found = pinned_to(&pin, notes);
                 if let Some(c) = found.filter(|c| !std::ptr::eq(*c, catalog)) {
                     // Read again as that version reads it (which flags take values).
-                    let from = scan(text, kind, settings, c);
+                    let from = scan_around(text, kind, settings, c, &around);
                     let refs: Vec<Ref> = (from.sections.iter().filter(|s| s.pin.as_deref() == Some(pin.as_str())))
                         .flat_map(|s| from.refs.get(s.refs.clone()).unwrap_or_default().iter().cloned())
                         .collect();
@@ -100,7 +102,7 @@ pub(crate) fn group<'a>(
             match pinned_to(&pin, notes) {
                 Some(pinned) if !std::ptr::eq(pinned, catalog) => {
                     catalog = pinned;
-                    *scan_out = scan(text, kind, settings, catalog);
+                    *scan_out = scan_around(text, kind, settings, catalog, &around);
                 }
                 Some(_) => {}
                 // Older than every catalogued build: the file is not judged.

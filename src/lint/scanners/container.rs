@@ -35,12 +35,24 @@ pub(crate) struct Keys {
     pub args: &'static str,
 }
 
+/// An image a container's own `image:` does not say: the one its build
+/// starts from (a compose service's `build:`), where the build is named,
+/// and whether the build sets an entrypoint of its own.
+pub(crate) struct Built<'a> {
+    pub image: &'a str,
+    pub at: std::ops::Range<usize>,
+    pub entrypoint: bool,
+}
+
 /// Scans one container (a compose service, a Kubernetes container) as a
 /// section with its own pin: the image's pin, then its argv; `environment`
-/// reads its env knobs when it runs the engine.
+/// reads its env knobs when it runs the engine. A build's image (`built`)
+/// stands for the container's own.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn scan(
     container: &Node,
     keys: &Keys,
+    built: Option<Built<'_>>,
     text: &str,
     span: &dyn Fn(usize, usize) -> Span,
     ctx: &ScanCtx<'_>,
@@ -48,22 +60,31 @@ pub(crate) fn scan(
     environment: impl FnOnce(&mut Scan),
 ) {
     section(out, |out| {
-        let image = container.get("image").and_then(|i| match i {
+        let own = container.get("image").and_then(|i| match i {
             Node::Scalar { text, at } => Some((text.as_str(), at.clone())),
             _ => None,
         });
+        // A build's own entrypoint takes the command instead of the image's.
+        let build_entrypoint = built.as_ref().is_some_and(|b| b.entrypoint);
+        let image = match &built {
+            Some(b) => Some((b.image, b.at.clone())),
+            None => own,
+        };
         if let Some((i, at)) = &image {
             pin_image(i, at.clone(), ctx, span, out);
         }
         // A command of its own replaces the image's entrypoint: the image no
         // longer says what runs.
-        let entrypoint = container.get(keys.entrypoint);
-        let image = image.as_ref().map(|(i, _)| *i).filter(|_| entrypoint.is_none());
+        // (`command:` with nothing after it — a Helm block left out — sets none.)
+        let entrypoint =
+            container.get(keys.entrypoint).filter(|n| !matches!(n, Node::Scalar { text, .. } if text.is_empty()));
+        let evidence = image.as_ref().map(|(i, _)| *i).filter(|_| entrypoint.is_none());
+        let image = evidence.filter(|_| !build_entrypoint);
         let mut items = entrypoint.map(|n| items_of(n, text)).unwrap_or_default();
         items.extend(container.get(keys.args).map(|n| items_of(n, text)).unwrap_or_default());
         scan_items(&items, image, text, span, ctx, out);
         // Its environment is the engine's only when it runs the engine.
-        if runs_engine(&items, image, ctx) {
+        if runs_engine(&items, evidence, ctx) {
             environment(out);
         }
     });

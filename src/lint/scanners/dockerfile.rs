@@ -196,8 +196,67 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
     out.suppressions.extend(crate::lint::suppress::line_comments(text));
 }
 
+/// The image a Dockerfile's last stage starts from, followed through
+/// earlier stages by name (`FROM base AS final`) and with `ARG` defaults
+/// put in (`FROM vllm/vllm-openai:${VLLM_VERSION}`), and whether that stage
+/// (or a stage it builds on) sets an `ENTRYPOINT` of its own.
+pub fn final_image(text: &str) -> Option<super::compose::Built> {
+    let mut args: Vec<(String, String)> = Vec::new();
+    // Each stage: its name, its image (or the stage it builds on), whether it sets an entrypoint.
+    let mut stages: Vec<(Option<String>, String, bool)> = Vec::new();
+    for ins in instructions(text) {
+        let words: Vec<String> = split_words(&ins.args, ins.at).into_iter().map(|w| w.text).collect();
+        match ins.keyword.as_str() {
+            "ARG" if stages.is_empty() => {
+                for w in &words {
+                    let (k, v) = w.split_once('=').unwrap_or((w, ""));
+                    args.push((k.to_string(), v.to_string()));
+                }
+            }
+            "FROM" => {
+                let mut rest = words.iter().filter(|w| !w.starts_with("--"));
+                let Some(image) = rest.next() else { continue };
+                let name = match (rest.next(), rest.next()) {
+                    (Some(a), Some(n)) if a.eq_ignore_ascii_case("as") => Some(n.to_ascii_lowercase()),
+                    _ => None,
+                };
+                let mut image = image.clone();
+                for (k, v) in &args {
+                    image = image.replace(&format!("${{{k}}}"), v).replace(&format!("${k}"), v);
+                }
+                stages.push((name, image, false));
+            }
+            "ENTRYPOINT" => {
+                if let Some(last) = stages.last_mut() {
+                    last.2 = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    let (_, mut image, mut entrypoint) = stages.last()?.clone();
+    // An image named by an earlier stage is that stage's (at most once per stage).
+    for _ in 0..stages.len() {
+        let key = image.to_ascii_lowercase();
+        let Some((_, base, ep)) = stages.iter().find(|(n, _, _)| n.as_deref() == Some(key.as_str())) else { break };
+        image = base.clone();
+        entrypoint |= *ep;
+    }
+    (!image.contains('$')).then_some(super::compose::Built { image, entrypoint })
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_last_stage_says_what_the_image_starts_from() {
+        let f = "ARG V=v0.9.2\nFROM python:3.12 AS tools\nFROM vllm/vllm-openai:${V} AS base\nRUN pip install x\nFROM base\nCMD [\"--port\", \"1\"]\n";
+        let b = final_image(f).expect("an image");
+        assert_eq!((b.image.as_str(), b.entrypoint), ("vllm/vllm-openai:v0.9.2", false));
+        let f = "FROM vllm/vllm-openai:v0.10.0\nENTRYPOINT [\"/start.sh\"]\n";
+        assert_eq!(final_image(f).map(|b| b.entrypoint), Some(true));
+        assert_eq!(final_image("FROM ${BASE}\n"), None, "an ARG without a default");
+    }
+
     use super::*;
 
     #[test]

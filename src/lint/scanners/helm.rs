@@ -6,11 +6,14 @@
 //! alone (another chart's `extraArgs` are not the engine's), and so is a list
 //! whose nearest `image:` is another program's (`sidecar.extraArgs`). An
 //! `env:` (or `extraEnv:`) list or map whose nearest `image:` is the
-//! engine's holds env knobs.
+//! engine's holds env knobs. A list the chart's own templates expand under
+//! a container's `command:` (a whole command) or `args:` (the image's
+//! arguments) is argv, whatever its key (vLLM's chart: `image.command`).
 
 use super::argv::scan_items;
 use super::container::items_of;
 use super::invocation::{engine_image, pin_image};
+use super::template::Use;
 use super::yaml::Node;
 use super::{env_ref, Scan, ScanCtx};
 use crate::lint::span::Span;
@@ -47,6 +50,9 @@ pub struct HelmKeys<'a> {
     pub keys: &'a [String],
     /// The user named the keys: judged even without an engine image.
     pub named: bool,
+    /// Values paths the chart's own templates expand under a container's
+    /// `command:` or `args:` (see `template::bound_lists`).
+    pub bound: &'a [(String, Use)],
 }
 
 /// Every node with its dotted path, walked with a stack.
@@ -110,7 +116,10 @@ pub fn scan(
                 }
             }
         }
-        if engine.is_none() && !keys.named {
+        // Without an engine image, only a whole command the chart runs can
+        // say that it is the engine.
+        let gated = engine.is_none() && !keys.named;
+        if gated && keys.bound.iter().all(|(_, u)| *u != Use::Command) {
             continue;
         }
         // Without an image in the file, the args are the engine's all the same.
@@ -123,8 +132,17 @@ pub fn scan(
                 .filter(|(at, _)| at.is_empty() || path.starts_with(&format!("{at}.")))
                 .max_by_key(|(at, _)| at.len());
             let foreign = !keys.named && owner.is_some_and(|(_, is_engine)| !is_engine);
-            if listed && !foreign && matches!(n, Node::Seq { .. }) {
-                scan_items(&items_of(n, text), image.as_deref(), text, span, ctx, out);
+            // A list the chart's templates expand as a whole command, or as
+            // the arguments of its container (the chart says so: no guess).
+            let bound = keys.bound.iter().find(|(p, _)| p == path).map(|(_, u)| *u);
+            match bound {
+                Some(Use::Command) => scan_items(&items_of(n, text), None, text, span, ctx, out),
+                _ if gated => {}
+                Some(Use::Args) => scan_items(&items_of(n, text), image.as_deref(), text, span, ctx, out),
+                None if listed && !foreign && matches!(n, Node::Seq { .. }) => {
+                    scan_items(&items_of(n, text), image.as_deref(), text, span, ctx, out);
+                }
+                None => {}
             }
             // `env:` beside the engine's image: a list of `{name, value}` or a map.
             let last = path.rsplit('.').next().unwrap_or("");

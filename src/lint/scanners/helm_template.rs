@@ -30,7 +30,7 @@ pub fn blank_actions(text: &str) -> String {
 
 /// Where the action whose body starts at `from` ends (after its `}}`): a
 /// `}}` inside one of its strings (`{{ "}}" }}`) does not end it.
-fn action_end(line: &str, from: usize) -> usize {
+pub(crate) fn action_end(line: &str, from: usize) -> usize {
     let b = line.as_bytes();
     let mut i = from;
     let mut quote: Option<u8> = None;

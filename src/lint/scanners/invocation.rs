@@ -232,10 +232,15 @@ fn runtime_run<W: Deref<Target = str>>(words: &[Option<W>], at: usize, ctx: &Sca
                 Target::None => Target::None,
             }
         }
-        _ => match ctx.commands.image_entrypoint(tag) {
+        // Words after the image that form a whole command (`python3 -m
+        // sglang.launch_server …`, `bash -c '…'`, `vllm serve …`) are what
+        // the author runs: an image of the engine's name may be a build
+        // without its entrypoint (`rocm/vllm`).
+        _ => match (command_after_image(words, image, ctx), ctx.commands.image_entrypoint(tag)) {
+            (Some(target), _) => target,
             // An image variant whose entrypoint is a given binary, or not the engine.
-            Some(Invocation::Foreign) => Target::None,
-            Some(Invocation::Engine { scope, .. }) => {
+            (None, Some(Invocation::Foreign)) => Target::None,
+            (None, Some(Invocation::Engine { scope, .. })) => {
                 let positionals = ctx.commands.image_positionals(tag);
                 let ignored_positional = ctx.commands.image_ignored_positional(tag);
                 let binary = (scope.is_some() || positionals.is_some()).then(|| {
@@ -244,30 +249,31 @@ fn runtime_run<W: Deref<Target = str>>(words: &[Option<W>], at: usize, ctx: &Sca
                 });
                 Target::Argv { start: image + 1, binary }
             }
-            None => after_image(words, image, ctx),
+            (None, None) => Target::Argv { start: image + 1, binary: None },
         },
     };
     let pin = (!tag.is_empty()).then(|| ctx.commands.image_tag(tag)).flatten();
     Run { target, env, pin }
 }
 
-/// The words after an engine image whose entrypoint knobs does not know:
-/// the engine's command itself, a wrapper or shell that replaces the
-/// image's command, or the engine's arguments.
-fn after_image<W: Deref<Target = str>>(words: &[Option<W>], image: usize, ctx: &ScanCtx<'_>) -> Target {
-    let Some(Some(next)) = words.get(image + 1) else { return Target::Argv { start: image + 1, binary: None } };
+/// What the words after an image run when they form a whole command — the
+/// engine's own command, a Python interpreter, a wrapper or a shell — which
+/// replaces the image's: `None` when they are arguments for the image's
+/// entrypoint (a model, options).
+fn command_after_image<W: Deref<Target = str>>(words: &[Option<W>], image: usize, ctx: &ScanCtx<'_>) -> Option<Target> {
+    let next = words.get(image + 1)?.as_deref()?;
     let name = command_name(next);
-    if ctx.commands.invocation_written(next, words.get(image + 2).and_then(|w| w.as_deref())).is_some()
+    let command = ctx.commands.invocation_written(next, words.get(image + 2).and_then(|w| w.as_deref())).is_some()
         || wrappers::find(name).is_some()
-    {
-        let rest = &words[image + 1..];
-        return match run_of(rest, ctx).target {
-            Target::Argv { start, binary } => Target::Argv { start: image + 1 + start, binary },
-            Target::Script(s) => Target::Script(image + 1 + s),
-            Target::None => Target::None,
-        };
+        || is_python(name);
+    if !command {
+        return None;
     }
-    Target::Argv { start: image + 1, binary: None }
+    Some(match run_of(&words[image + 1..], ctx).target {
+        Target::Argv { start, binary } => Target::Argv { start: image + 1 + start, binary },
+        Target::Script(s) => Target::Script(image + 1 + s),
+        Target::None => Target::None,
+    })
 }
 
 /// The value of `--entrypoint` among a runtime's options, if given.

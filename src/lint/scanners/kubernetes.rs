@@ -39,7 +39,7 @@ pub fn scan(docs: &[Node], text: &str, span: &dyn Fn(usize, usize) -> Span, ctx:
         let containers = ["initContainers", "containers"].into_iter().filter_map(|k| spec.get(k));
         for c in containers.flat_map(Node::items) {
             // Each container pins its own version.
-            container::scan(c, &KEYS, text, span, ctx, out, |out| {
+            container::scan(c, &KEYS, None, text, span, ctx, out, |out| {
                 for var in c.get("env").map(Node::items).unwrap_or_default() {
                     let (Some(Node::Scalar { text: k, at: kat }), Some(Node::Scalar { text: v, at: vat })) =
                         (var.get("name"), var.get("value"))

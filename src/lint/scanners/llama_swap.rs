@@ -26,7 +26,9 @@ pub fn scan(docs: &[Node], text: &str, span: &dyn Fn(usize, usize) -> Span, ctx:
             .unwrap_or_default()
             .iter()
             .filter_map(|(k, _, v)| match v {
-                Node::Scalar { text: t, at } => Some((k.as_str(), rewrite::scalar(t, text, at.clone()))),
+                // A macro is one line too, however it is written (`>`, `|`):
+                // a line break left in it would end the command at the macro.
+                Node::Scalar { text: t, at } => Some((k.as_str(), rewrite::scalar(t, text, at.clone()).then(one_line))),
                 _ => None,
             })
             .collect();
@@ -53,7 +55,10 @@ fn one_line(text: &str) -> Rewrite {
         }
         let body = body.strip_suffix('\\').unwrap_or(body);
         out.keep(text, start..start + body.len());
-        out.put(" ", start + body.len()..start + line.len());
+        // A line break (or a `\` before it) is a space; the end of the text is not.
+        if line.len() > body.len() {
+            out.put(" ", start + body.len()..start + line.len());
+        }
     }
     out
 }

@@ -10,8 +10,9 @@
 //! (`items`) and their judging (`argv`), the image/command/env shape of a
 //! container (`container`), `\`-continued lines (`continuation`), and the
 //! text of another script language rewritten as shell, places kept
-//! (`rewrite`); a YAML file of the engine's options (`options`); for
-//! monitoring files, JSON's strings (`json`), a text held in a YAML scalar
+//! (`rewrite`); a YAML file of the engine's options (`options`); a Helm
+//! template read as the YAML it renders to (`template`); for monitoring
+//! files, JSON's strings (`json`), a text held in a YAML scalar
 //! (`nested`), a dashboard's query made PromQL (`grafana`) and read
 //! (`queries`).
 
@@ -48,6 +49,7 @@ mod queries;
 mod rewrite;
 pub mod shell;
 pub mod systemd;
+pub mod template;
 pub mod unit;
 mod words;
 mod wrappers;
@@ -94,6 +96,25 @@ pub struct Scan {
     pub regex_matchers: Vec<String>,
     /// True once a query was passed over for the budget (and said so).
     pub regex_budget_spent: bool,
+    /// What the file's neighbours said, when it was scanned with them.
+    pub around: Option<std::sync::Arc<Around>>,
+}
+
+/// What a file's neighbours say about it (read by `lint::around`): the
+/// values of the chart a template belongs to, the lists a chart's
+/// templates expand as argv (for its values file), and the image each
+/// compose service's `build:` starts from.
+#[derive(Debug, Default, Clone)]
+pub struct Around {
+    pub values: Vec<yaml::Node>,
+    pub bound: Vec<(String, template::Use)>,
+    pub built: std::collections::HashMap<String, compose::Built>,
+}
+
+impl Around {
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty() && self.bound.is_empty() && self.built.is_empty()
+    }
 }
 
 /// A part of a file with its own engine image: its refs are judged against

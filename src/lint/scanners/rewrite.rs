@@ -30,11 +30,13 @@ impl Rewrite {
     }
 
     /// Writes `s` in place of the bytes `range` of the source: its bytes map
-    /// onto the range in order, the last ones onto its last byte.
+    /// onto the range in order, the last ones onto its last byte (and its
+    /// last byte always there: the whole of `s` stands for the whole range).
     pub fn put(&mut self, s: &str, range: Range<usize>) {
         let last = range.end.saturating_sub(1).max(range.start);
         self.text.push_str(s);
-        self.at.extend((0..s.len()).map(|i| (range.start + i).min(last)));
+        let end = s.len().saturating_sub(1);
+        self.at.extend((0..s.len()).map(|i| if i == end && i > 0 { last } else { (range.start + i).min(last) }));
     }
 
     /// Copies the bytes `range` of another rewrite of the same source, with

@@ -59,6 +59,12 @@ impl Node {
     }
 }
 
+/// The scalar at a dotted path (`image.tag`) in the first of `docs` that
+/// has one.
+pub fn scalar_at(docs: &[Node], path: &str) -> Option<String> {
+    docs.iter().find_map(|d| d.path(path)?.str().map(str::to_string))
+}
+
 /// Why a YAML file could not be read: the byte offset and the parser's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct YamlError {

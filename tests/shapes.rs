@@ -1,0 +1,173 @@
+//! The shapes vLLM and llama.cpp deployments are written in (issue 32),
+//! each in fixtures of its own under `fixtures/shapes/<engine>/`: Helm
+//! templates (guards, values in actions, `with` and `range` blocks, lists
+//! the templates expand from the values file), compose services built from
+//! the engine's image (`build:` → a Dockerfile's `FROM`), engine-prefixed
+//! env keys in those services and a compose `.env` that is not theirs,
+//! llama-swap macros written as block scalars, and `docker run IMAGE
+//! COMMAND …` where the words after the image are a whole command. Every
+//! expected finding was written by hand from the engine's facts (vLLM's
+//! hand-written catalogues in `fixtures/vllm/catalog`, whose facts
+//! docs/vllm-files.md records; llama.cpp b10573's `common/arg.cpp`, as
+//! docs/real-world.md records) before knobs was run on the file.
+
+use crate::support::{self, run_in};
+
+/// (file under fixtures/shapes/ENGINE, line, rule) of every finding.
+fn found(engine: &str, out: &str) -> Vec<(String, usize, String)> {
+    let prefix = format!("fixtures/shapes/{engine}/");
+    support::short(out)
+        .into_iter()
+        .filter_map(|l| {
+            let mut parts = l.splitn(4, ':');
+            let file = parts.next()?.strip_prefix(&prefix)?.to_string();
+            let line = parts.next()?.parse().ok()?;
+            let _col = parts.next()?;
+            let code = parts.next()?.split_whitespace().next()?.to_string();
+            Some((file, line, code))
+        })
+        .collect()
+}
+
+fn want(list: &[(&str, usize, &str)]) -> Vec<(String, usize, String)> {
+    list.iter().map(|(f, l, c)| (f.to_string(), *l, c.to_string())).collect()
+}
+
+/// `knobs lint` of a folder of fixtures/shapes as ENGINE's, short format.
+fn lint(engine: &str, folder: &str) -> crate::support::Output {
+    let path = format!("fixtures/shapes/{engine}/{folder}");
+    let mut args = vec!["lint", "--format", "short", "--engine", engine];
+    let catalog = support::fixtures().join("vllm/catalog").display().to_string();
+    if engine == "vllm" {
+        args.extend(["--catalog-dir", &catalog]);
+    }
+    args.push(&path);
+    let args: Vec<String> = args.into_iter().map(str::to_string).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run_in(&support::root(), &args)
+}
+
+/// A vLLM chart: the template is read as the YAML it renders to (a guard
+/// does not end the args list; `--task={{ .Values.task }}` is `--task`
+/// with the values file's `generate`; a value the values file gives is
+/// judged where the template uses it), its image is the values file's (so
+/// it pins v0.20.1 and runs `vllm serve`), and the lists the template
+/// expands under `command:` and `args:` are judged in the values file.
+#[test]
+fn a_vllm_chart_is_read_through_its_templates() {
+    let r = lint("vllm", "chart");
+    let expected = want(&[
+        ("chart/templates/deployment.yaml", 24, "KNB007"), // --task: gone at v0.13.0
+        ("chart/templates/deployment.yaml", 26, "KNB003"), // --max-num-seqs given `many` (values.yaml)
+        ("chart/templates/deployment.yaml", 27, "KNB007"), // --guided-decoding-backend, after a guard
+        ("chart/templates/deployment.yaml", 33, "KNB007"), // VLLM_ATTENTION_BACKEND: not in v0.20.1's envs.py
+        ("chart/values.yaml", 10, "KNB007"),               // --swap-space in image.command (toYaml under command:)
+        ("chart/values.yaml", 20, "KNB007"),               // --disable-log-requests in extraArgs (range under args:)
+    ]);
+    assert_eq!(found("vllm", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("`--task` is not a flag of vllm v0.20.1"), "{}", r.stdout);
+    assert!(!r.stderr.contains("does not parse"), "{}", r.stderr);
+}
+
+/// The same for a llama.cpp chart written inside `{{- with .Values.server }}`:
+/// `.image`, `.parallel` and `range .extraArgs` are the server's values.
+#[test]
+fn a_llama_cpp_chart_is_read_through_its_templates() {
+    let r = lint("llama.cpp", "chart");
+    let expected = want(&[
+        ("chart/templates/deployment.yaml", 17, "KNB003"), // --parallel given `four`
+        ("chart/templates/deployment.yaml", 23, "KNB007"), // -ins: removed
+        ("chart/templates/deployment.yaml", 29, "KNB002"), // LLAMA_ARG_FLASH_ATTN=yes: on, off or auto
+        ("chart/values.yaml", 11, "KNB007"),               // --log-format: removed
+    ]);
+    assert_eq!(found("llama.cpp", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+}
+
+/// A template read alone (no values file in reach) is still read: its
+/// values are placeholders, and a command that names the engine is judged.
+#[test]
+fn a_template_without_its_values_is_read_with_placeholders() {
+    let t = support::tree(&[(
+        "templates/job.yaml",
+        b"apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n        - name: s\n          image: \"{{ .Values.image }}\"\n          command: [\"vllm\", \"serve\", \"{{ .Values.model }}\"]\n          args:\n            {{- if .Values.eager }}\n            - --enforce-eager\n            {{- end }}\n            - --swap-space\n            - {{ .Values.swap | quote }}\n",
+    )]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "templates"]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with("templates/job.yaml:14:15: KNB007"), "{}", lines[0]);
+}
+
+/// A compose service built from a Dockerfile that starts `FROM` the
+/// engine's image runs the engine, pinned by that tag (an `ARG` default in
+/// it is read); one built from another image is left alone. The `.env`
+/// beside the compose file feeds its substitution: its keys are nobody's.
+#[test]
+fn a_service_built_from_the_engine_image_runs_the_engine() {
+    let r = lint("vllm", "compose-build");
+    let expected = want(&[
+        ("compose-build/compose.yaml", 13, "KNB007"), // --swap-space: gone at v0.18.0
+        ("compose-build/compose.yaml", 16, "KNB007"), // VLLM_ATTENTION_BACKEND: not in v0.20.1
+    ]);
+    assert_eq!(found("vllm", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+    let l = lint("llama.cpp", "compose-build");
+    let expected = want(&[
+        ("compose-build/compose.yaml", 7, "KNB007"), // --log-format: removed
+        ("compose-build/compose.yaml", 9, "KNB002"), // LLAMA_ARG_FLASH_ATTN=yes
+    ]);
+    assert_eq!(found("llama.cpp", &l.stdout), expected, "{}\n{}", l.stdout, l.stderr);
+    // A build pinned to another version than the newest is judged against it:
+    // `--use-v2-block-manager` is gone at v0.10.0 (and `build: DIR` is a context).
+    let t = support::tree(&[
+        ("compose.yaml", b"services:\n  api:\n    build: d\n    command: [\"--use-v2-block-manager\"]\n"),
+        ("d/Dockerfile", b"FROM vllm/vllm-openai:v0.10.0\n"),
+    ]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with("compose.yaml:4:16: KNB007") && lines[0].contains("vllm v0.10.0"), "{}", lines[0]);
+}
+
+/// The `.env` of a compose file is the engine's when a service that runs
+/// the engine names it in `env_file:`.
+#[test]
+fn a_compose_env_named_by_an_engine_service_is_the_engines() {
+    let t = support::tree(&[
+        (
+            "compose.yaml",
+            b"services:\n  v:\n    image: vllm/vllm-openai:v0.20.1\n    env_file: .env\n    command: [\"m\"]\n",
+        ),
+        (".env", b"VLLM_ATTENTION_BACKEND=FLASH_ATTN\n"),
+    ]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with(".env:1:1: KNB007"), "{}", lines[0]);
+}
+
+/// llama-swap macros written as folded (`>`) or literal (`|`) scalars: the
+/// model's own options after `${server}` are judged as for a plain scalar.
+#[test]
+fn llama_swap_block_macros_leave_the_models_options_judged() {
+    let r = lint("llama.cpp", "swap");
+    let expected = want(&[
+        ("swap/config.yaml", 16, "KNB007"), // --log-format after ${server} ${fast}
+        ("swap/config.yaml", 21, "KNB007"), // -ins after ${server}
+    ]);
+    assert_eq!(found("llama.cpp", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+}
+
+/// `docker run IMAGE python3 -m MODULE …`, `docker run IMAGE bash -c '…'`:
+/// words after the image that form a whole command are what runs — the
+/// engine's module, another engine's server (not judged), a shell's
+/// script; words that do not (a model, options) go to the entrypoint.
+#[test]
+fn a_whole_command_after_the_image_replaces_its_entrypoint() {
+    let r = lint("vllm", "docker-run");
+    assert_eq!(found("vllm", &r.stdout), want(&[("docker-run/run.sh", 4, "KNB007")]), "{}\n{}", r.stdout, r.stderr);
+    let l = lint("llama.cpp", "docker-run");
+    let expected = want(&[("docker-run/run.sh", 4, "KNB007"), ("docker-run/run.sh", 6, "KNB007")]);
+    assert_eq!(found("llama.cpp", &l.stdout), expected, "{}\n{}", l.stdout, l.stderr);
+}
