@@ -59,6 +59,11 @@ mod deploy;
 mod llama;
 // vLLM as the third engine: its argv, env keys, metrics and deployment files.
 mod vllm;
+// SGLang built in: its Python shapes read (generated options, nargs, custom
+// actions, `__main__` parsers, `class Envs`), the history's safety, and
+// its deployment files linted.
+mod sglang;
+mod sglang_files;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;
