@@ -9,7 +9,10 @@
 //! modules), `value.rs` settles values, `annotation.rs` reads a field's
 //! type as argparse kinds, `kwargs.rs` makes a flag of a call's kwargs,
 //! `special.rs` the builder's field-name special cases, `parser_walk.rs`
-//! walks the parser-building functions, `env.rs` the env dict
+//! walks the parser-building functions, `generator.rs` the profile's
+//! generators of options from annotated dataclass fields, `action.rs` a
+//! custom argparse action's class, `env.rs` the env dict or class,
+//! `env_scan.rs` env keys found word by word in unparsed files,
 //! and `metrics.rs` the metric registrations; `reader.rs` is the
 //! `LanguageReader`: which files of a tag are read.
 
