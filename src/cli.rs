@@ -19,7 +19,7 @@ pub struct Cli {
     /// Say more (lint: the catalogue each file was judged against, and the files passed over)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
-    /// The engine: a built-in profile (radiance, llama.cpp, vllm) or one in knobs.toml [default: knobs.toml `[pin] engine`, else radiance]
+    /// The engine: a built-in profile (radiance, llama.cpp, vllm, sglang) or one in knobs.toml [default: knobs.toml `[pin] engine`, else radiance]
     #[arg(long, global = true, value_name = "NAME")]
     pub engine: Option<String>,
     /// Read this knobs.toml instead of searching upward for one
@@ -285,6 +285,9 @@ pub struct SyncArgs {
     /// Fetch the tag again even if the cache has it (a cached tag is never rechecked: one moved upstream needs this)
     #[arg(long)]
     pub refresh: bool,
+    /// Write the history even when a tag read less than half the options of the tag before it (without it, such a sync writes nothing and exits 1)
+    #[arg(long)]
+    pub accept_collapse: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -66,6 +66,11 @@ mod monitoring;
 // built from the engine's, compose `.env`, llama-swap block macros, a whole
 // command after `docker run IMAGE`; vLLM and llama.cpp.
 mod shapes;
+// SGLang built in: its Python shapes read (generated options, nargs, custom
+// actions, `__main__` parsers, `class Envs`), the history's safety, and
+// its deployment files linted.
+mod sglang;
+mod sglang_files;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

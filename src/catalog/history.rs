@@ -24,6 +24,7 @@ use super::tag::{compare_tags, compare_versions, same_tag};
 use crate::diag::FileError;
 
 mod build;
+mod collapse;
 mod facts;
 mod materialise;
 mod packed;
@@ -35,6 +36,7 @@ use record::{env_record, flag_record, index, intern, metric_record};
 pub use spans::merge;
 
 pub use build::Builder;
+pub use collapse::{collapses, Collapse};
 pub use pattern::{PatternError, TagPattern};
 
 /// What a history of facts only says in place of the message a removed
@@ -433,7 +435,9 @@ mod tests {
             excludes: Vec::new(),
             removed: None,
             arity: None,
+            nargs: None,
             list: false,
+            deprecated: false,
         }
     }
 

@@ -159,9 +159,17 @@ pub struct Flag {
     /// How many argv words follow it as values, when more than one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arity: Option<u8>,
+    /// argparse's `nargs` where the count of value words varies: `?` (none
+    /// or one), `*` (any number), `+` (one or more); each word up to the
+    /// next option is one value (`--cuda-graph-bs 1 2 4`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nargs: Option<String>,
     /// The value is a comma-separated list, each part a value.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub list: bool,
+    /// The source says the flag is deprecated (it still parses and works).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
 }
 
 impl Flag {
@@ -172,15 +180,27 @@ impl Flag {
             .chain(self.negated.iter().map(String::as_str))
     }
 
-    /// How many argv words follow it: 0 for a switch.
+    /// How many argv words follow it: 0 for a switch; for a varying count
+    /// (`nargs="+"`) the most it may take, [`MANY_VALUES`].
     pub fn values(&self) -> usize {
         if self.kind == Kind::Switch {
             0
+        } else if matches!(self.nargs.as_deref(), Some("+" | "*")) {
+            MANY_VALUES
         } else {
             usize::from(self.arity.unwrap_or(1))
         }
     }
+
+    /// True when the flag may be given with no value word (`nargs="?"`, `"*"`).
+    pub fn value_optional(&self) -> bool {
+        matches!(self.nargs.as_deref(), Some("?" | "*"))
+    }
 }
+
+/// The most value words an option with a varying count (`nargs="+"`) is
+/// taken to read: every word up to the next option, within reason.
+pub const MANY_VALUES: usize = 255;
 
 /// The origin of an enum's member list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

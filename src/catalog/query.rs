@@ -77,6 +77,8 @@ pub fn env_key<'c>(catalog: &'c Catalog, key: &str) -> Option<&'c EnvKey> {
 /// keys with the profile's env prefix that this key is judged against: the
 /// catalogue holds such a table and the key carries the prefix.
 pub fn env_key_judged(catalog: &Catalog, profile: &Profile, key: &str) -> bool {
+    let as_read = profile.env.alias_of(key);
+    let key = as_read.as_deref().unwrap_or(key);
     !catalog.env_keys.is_empty() && profile.env.prefix.as_deref().is_some_and(|p| key.starts_with(p))
 }
 
@@ -226,7 +228,9 @@ mod tests {
             excludes: vec![],
             removed: None,
             arity: None,
+            nargs: None,
             list: false,
+            deprecated: false,
         }
     }
 

@@ -280,7 +280,9 @@ mod tests {
             excludes: Vec::new(),
             removed: None,
             arity: None,
+            nargs: None,
             list: false,
+            deprecated: false,
         }
     }
 

@@ -182,7 +182,12 @@ fn how(o: Origin) -> &'static str {
 /// The names a repository lists that git refuses, passed over.
 type Refused = Vec<String>;
 
-fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<(Vec<crate::source::TagRef>, Refused)> {
+fn selected(
+    args: &SyncArgs,
+    repo: &str,
+    base: &std::path::Path,
+    releases: &crate::catalog::profile::HistorySpec,
+) -> Result<(Vec<crate::source::TagRef>, Refused, Vec<String>)> {
     let pattern = match &args.tags {
         Some(p) => Some(TagPattern::parse(p).map_err(|e| miette!("{e}"))?),
         None => None,
@@ -196,10 +201,13 @@ fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<(Vec<
     let names: Vec<String> = all.iter().map(|t| t.name.clone()).collect();
     let shown = crate::pictures::visible(&crate::source::redact(repo)).into_owned();
     let Some(pattern) = pattern else {
+        // `--all-tags`: the releases by the profile's `[history] tags`; the
+        // rest (a fork's `test/20250421`) only when `--tags` names them.
+        let (all, left): (Vec<_>, Vec<_>) = all.into_iter().partition(|t| releases.release(&t.name));
         if all.is_empty() {
             return Err(miette!("`{shown}` has no tags to build a history from"));
         }
-        return Ok((all, refused));
+        return Ok((all, refused, left.into_iter().map(|t| t.name).collect()));
     };
     let chosen: Vec<_> = all.into_iter().filter(|t| pattern.matches(&t.name)).collect();
     if chosen.is_empty() {
@@ -215,7 +223,19 @@ fn selected(args: &SyncArgs, repo: &str, base: &std::path::Path) -> Result<(Vec<
             )
         });
     }
-    Ok((chosen, refused))
+    Ok((chosen, refused, Vec::new()))
+}
+
+/// The note for the tags `--all-tags` leaves out as no release of the
+/// profile's `[history] tags`: the count and the first ten.
+fn left_out(left: &[String]) -> String {
+    let shown: Vec<String> = left.iter().take(10).map(|n| format!("`{}`", crate::pictures::visible(n))).collect();
+    let more = if left.len() > 10 { format!(" and {} more", left.len() - 10) } else { String::new() };
+    let what = if left.len() == 1 { "1 tag that is".to_string() } else { format!("{} tags that are", left.len()) };
+    format!(
+        "left out {what} not a release by the profile's [history] tags (name them with --tags to read them): {}{more}",
+        shown.join(", ")
+    )
 }
 
 /// The warning for the tag names a repository lists that git refuses: the
@@ -262,9 +282,12 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
     let queries = queries(cfg)?;
     let path = destination(args, cfg, io, &engine, history::FILE_NAME)?;
     let shown = path.strip_prefix(&io.cwd).unwrap_or(&path).display().to_string();
-    let (tags, refused) = selected(args, &repo, &base)?;
+    let (tags, refused, left) = selected(args, &repo, &base, &profile.history)?;
     if !refused.is_empty() && io.verbosity >= 0 {
         writeln!(io.err, "warning: {}", refused_warning(&repo, &refused)).map_err(super::OutputError)?;
+    }
+    if !left.is_empty() && io.verbosity >= 0 {
+        writeln!(io.err, "note: {}", left_out(&left)).map_err(super::OutputError)?;
     }
     // A history that cannot be read is rebuilt, and said so.
     let (before, previous, unreadable) = match old_history(&path) {
@@ -303,6 +326,23 @@ fn run_history(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcom
         std::mem::replace(&mut report.history, History::new("", ""))
     };
     let text = history.to_json().into_diagnostic()?;
+    // A tag read now whose options collapsed against the tag before it is
+    // said loudly; the history is not written unless told to accept it.
+    let collapsed: Vec<history::Collapse> =
+        history::collapses(&history).into_iter().filter(|c| wanted.contains(&c.tag)).collect();
+    for c in &collapsed {
+        writeln!(io.err, "warning: {}", crate::pictures::visible(&c.message())).map_err(super::OutputError)?;
+    }
+    if !collapsed.is_empty() && !args.accept_collapse {
+        writeln!(
+            io.err,
+            "error: {shown} was not written: {} read far fewer options than the tag before (pass --accept-collapse \
+             to write it as read)",
+            if collapsed.len() == 1 { "1 tag".to_string() } else { format!("{} tags", collapsed.len()) }
+        )
+        .map_err(super::OutputError)?;
+        return Ok(Outcome::Findings);
+    }
     // Written only when it changed: "nothing new" leaves the file alone.
     if before.as_deref() != Some(text.as_str()) {
         fsutil::write_atomic(&path, &text, Mode::LessUmask(0o666)).map_err(|e| miette!("{e}"))?;

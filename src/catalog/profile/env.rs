@@ -24,10 +24,21 @@ pub struct EnvSpec {
     /// `LOG_LEVEL`): on their own, no evidence that a file is the engine's.
     #[serde(default)]
     pub shared: Vec<String>,
+    /// Old prefixes the engine still reads as its own (`SGL_` → `SGLANG_`:
+    /// `SGL_X` is read as `SGLANG_X`).
+    #[serde(default)]
+    pub aliases: std::collections::BTreeMap<String, String>,
+}
+
+impl EnvSpec {
+    /// The key the engine reads `key` as, when an alias prefix renames it.
+    pub fn alias_of(&self, key: &str) -> Option<String> {
+        self.aliases.iter().find_map(|(from, to)| key.strip_prefix(from.as_str()).map(|rest| format!("{to}{rest}")))
+    }
 }
 
 impl Default for EnvSpec {
     fn default() -> Self {
-        EnvSpec { convention: true, negated: None, prefix: None, shared: Vec::new() }
+        EnvSpec { convention: true, negated: None, prefix: None, shared: Vec::new(), aliases: Default::default() }
     }
 }

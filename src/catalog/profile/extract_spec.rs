@@ -56,7 +56,10 @@ pub enum Language {
 }
 
 /// A function that builds the parser of one binary (a scope): the first of
-/// `functions` defined at the top of `file` (names change between versions).
+/// `functions` defined in `file` (names change between versions). A name
+/// is a function at the top of the file, a method (`ServerArgs.add_cli_args`)
+/// of a class the file defines, or `__main__`: the file's
+/// `if __name__ == "__main__":` block.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EntrySpec {
@@ -66,14 +69,29 @@ pub struct EntrySpec {
 }
 
 /// Where the engine-wide env keys are declared: a dict named `table` in
-/// `file`; `choices` are the helpers called as (key, default, members).
+/// `file` (vLLM's `environment_variables`) or a class named `class` whose
+/// attributes are the keys (SGLang's `class Envs`, `KEY = EnvBool(False)`);
+/// `choices` are the helpers called as (key, default, members). `scan`
+/// folders are searched, word by word without parsing, for the keys
+/// `readers` are called with (`os.getenv("KEY")`, `get_bool_env_var("KEY")`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnvTableSpec {
+    #[serde(default)]
     pub file: String,
+    #[serde(default)]
     pub table: String,
     #[serde(default)]
+    pub class: String,
+    #[serde(default)]
     pub choices: Vec<String>,
+    #[serde(default)]
+    pub scan: Vec<String>,
+    #[serde(default)]
+    pub readers: Vec<String>,
+    /// Only keys starting with one of these are taken from `scan` (none: every key).
+    #[serde(default)]
+    pub prefixes: Vec<String>,
 }
 
 /// The engine's own helpers around argparse, by name.
@@ -114,4 +132,47 @@ pub struct PythonSpec {
     /// `show_hidden_metrics` → `--show-hidden-metrics-for-version`).
     #[serde(default)]
     pub shown_by: BTreeMap<String, Vec<String>>,
+    /// Functions that declare one option per annotated field of a dataclass
+    /// (SGLang's `add_cli_args_from_dataclass(parser, ServerArgs)`).
+    #[serde(default)]
+    pub generators: Vec<GeneratorSpec>,
+}
+
+/// A function that generates options from a dataclass's fields, each
+/// annotated `Annotated[T, Meta(...)]` (or `Annotated[T, "help"]`); a field
+/// without the metadata gives no option. The option is `--field-name`;
+/// `T` gives its kind as the generator reads it: `Literal[...]` members,
+/// a list `list_nargs` values of its element's kind, `bool` the
+/// `bool_action`, `int`/`float` their kinds, anything else a string.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratorSpec {
+    /// The generator's name (`add_cli_args_from_dataclass`).
+    pub function: String,
+    /// The class of the metadata (`Arg`).
+    pub metadata: String,
+    /// What each keyword of the metadata means, where it is not argparse's
+    /// own (`help`, `choices`, `nargs`, `action`, `const`, `required`):
+    /// `name` (the option's name), `flags` (more names), `type` (a parser
+    /// of the value), `skip` (true: no option), `kwargs` (more argparse
+    /// keywords, a dict).
+    #[serde(default)]
+    pub keywords: BTreeMap<String, String>,
+    /// The action a `bool` field is given (`store_true`, `BooleanOptionalAction`).
+    #[serde(default = "store_true")]
+    pub bool_action: String,
+    /// The `nargs` a list field is given unless its metadata says.
+    #[serde(default = "one_or_more")]
+    pub list_nargs: String,
+    /// The generator's keyword that limits it to some fields (`fields=[...]`).
+    #[serde(default)]
+    pub fields: Option<String>,
+}
+
+fn store_true() -> String {
+    "store_true".to_string()
+}
+
+fn one_or_more() -> String {
+    "+".to_string()
 }

@@ -9,7 +9,7 @@
 //! own: `extract_spec.rs` (`[extract]`), `era.rs` (`[[era]]`), `argv.rs`,
 //! `env.rs`, `metrics.rs`, `scopes.rs`, `images.rs`, `commands.rs`
 //! (`[[command]]`, `[[renamed]]`), and `validate.rs` checks what serde
-//! cannot.
+//! cannot. `[history]` (which tags are releases) is here, with `Profile`.
 
 mod argv;
 mod commands;
@@ -27,7 +27,7 @@ pub use argv::ArgvSpec;
 pub use commands::{CommandSpec, Invocation, Renamed};
 pub use env::EnvSpec;
 pub use era::Era;
-pub use extract_spec::{EntrySpec, EnvTableSpec, ExtractSpec, Language, PythonSpec};
+pub use extract_spec::{EntrySpec, EnvTableSpec, ExtractSpec, GeneratorSpec, Language, PythonSpec};
 pub use images::{ImageSpec, ImageVariant};
 pub use metrics::{separator_variants, MetricSpec};
 pub use scopes::ScopeSpec;
@@ -62,6 +62,26 @@ pub struct Profile {
     /// Binaries renamed between versions, oldest rename first.
     #[serde(default)]
     pub renamed: Vec<Renamed>,
+    /// Which tags make the engine's history (`[history]`).
+    #[serde(default)]
+    pub history: HistorySpec,
+}
+
+/// A profile's `[history]`: the tags `knobs sync --all-tags` reads.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistorySpec {
+    /// A regex a release tag matches (`^v\d+\.\d+\.\d+`): other tags
+    /// (a fork's `test/20250421`) are left out unless `--tags` names them.
+    #[serde(default)]
+    pub tags: Option<String>,
+}
+
+impl HistorySpec {
+    /// True when `tag` is a release tag by the profile (every tag when it says none).
+    pub fn release(&self, tag: &str) -> bool {
+        self.tags.as_deref().and_then(|t| regex::Regex::new(t).ok()).is_none_or(|re| re.is_match(tag))
+    }
 }
 
 impl Profile {
@@ -87,6 +107,7 @@ impl Profile {
             images: ImageSpec { names: vec![name.to_string()], tag: None, variants: Vec::new() },
             commands: vec![CommandSpec { name: name.to_string(), ..CommandSpec::default() }],
             renamed: Vec::new(),
+            history: HistorySpec::default(),
         }
     }
 

@@ -37,6 +37,9 @@ impl Profile {
                 return Err(err("images.tag needs a group that captures the tag".into()));
             }
         }
+        if let Some(t) = &self.history.tags {
+            Regex::new(t).map_err(|e| err(format!("history.tags is not a regex: {e}")))?;
+        }
         for a in &self.argv.attached {
             if !(a.len() == 2 && a.starts_with('-') && a.as_bytes()[1].is_ascii_alphabetic()) {
                 return Err(err(format!("argv.attached `{a}` is not a short option such as `-O`")));

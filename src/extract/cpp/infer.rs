@@ -131,6 +131,8 @@ pub(crate) fn finish(mut c: Candidate, files: &[Parsed<'_>]) -> Flag {
         excludes: c.excludes,
         removed: c.removed,
         arity: c.arity,
+        nargs: None,
         list,
+        deprecated: false,
     }
 }

@@ -91,7 +91,7 @@ impl<'p> Reader<'_, 'p> {
             }
             "none" => out.push(Hint::NoneType),
             "generic_type" | "subscript" => {
-                let (head, args) = self.generic(f, n);
+                let (head, args) = Self::generic(f, n);
                 self.generic_hints(file, head, &args, out, depth);
             }
             "identifier" | "attribute" | "member_type" => self.named(file, last_name(f, n), out, depth),
@@ -109,7 +109,7 @@ impl<'p> Reader<'_, 'p> {
     }
 
     /// A generic's head name and its argument nodes.
-    fn generic<'n>(&self, f: &'n PyFile, n: Node<'p>) -> (&'n str, Vec<Node<'p>>) {
+    pub(super) fn generic<'n>(f: &'n PyFile, n: Node<'p>) -> (&'n str, Vec<Node<'p>>) {
         let parts = children(n);
         let head = parts.first().map(|h| last_name(f, *h)).unwrap_or("");
         let mut args = Vec::new();

@@ -41,6 +41,65 @@ pub fn env_keys(program: &Program<'_>, file: usize, table: &str, choice_helpers:
     Some(out)
 }
 
+/// The env keys a class's attributes name (`class Envs: KEY = EnvBool(False)`):
+/// each `NAME = Reader(default, ...)` in its body, with the first argument
+/// as the default when it is settled, the comment lines above as help, and
+/// a keyword's literal key (`deprecated_name="OLD_KEY"`) as a key read too.
+pub fn class_keys(program: &Program<'_>, file: usize, class: &str) -> Option<Vec<EnvKey>> {
+    let c = program.class(class, file).filter(|c| c.file == file)?;
+    let f = &program.files[file];
+    let body = c.node.child_by_field_name("body")?;
+    let mut out = Vec::new();
+    let mut comments: Vec<String> = Vec::new();
+    for s in all_children(body) {
+        match s.kind() {
+            "comment" => comments.push(f.text_of(s).trim_start_matches('#').trim().to_string()),
+            "expression_statement" => {
+                let help = std::mem::take(&mut comments).join(" ").trim().to_string();
+                let Some(a) = children(s).into_iter().find(|a| a.kind() == "assignment") else { continue };
+                let (Some(l), Some(r)) = (a.child_by_field_name("left"), a.child_by_field_name("right")) else {
+                    continue;
+                };
+                let name = f.text_of(l);
+                let r = unparen(r);
+                if l.kind() != "identifier" || !is_key(name) || r.kind() != "call" {
+                    continue;
+                }
+                let args = call_args(f, r);
+                let default = settled(program, file, args.positional.first().copied().or(args.keyword("default")));
+                out.push(EnvKey {
+                    name: name.to_string(),
+                    default,
+                    members: Vec::new(),
+                    help,
+                    location: f.location(a),
+                });
+                for (_, v) in &args.keywords {
+                    if let Some(old) = literal_string(f, *v).filter(|k| is_key(k) && k != name) {
+                        out.push(EnvKey {
+                            name: old,
+                            default: String::new(),
+                            members: Vec::new(),
+                            help: format!("read when {name} is not set"),
+                            location: f.location(*v),
+                        });
+                    }
+                }
+            }
+            _ => comments.clear(),
+        }
+    }
+    Some(out)
+}
+
+/// An env key's spelling: capitals, digits and `_`, a letter or `_` first.
+pub fn is_key(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_uppercase() || c == '_')
+        && name.len() > 1
+        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
 /// The default and members a key's reader gives, found in its expression.
 fn reader_facts(
     program: &Program<'_>,

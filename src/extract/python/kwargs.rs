@@ -32,6 +32,12 @@ pub struct Kw {
     pub metavar: Option<String>,
     /// More option strings (`flags` in the kwargs dict).
     pub flags: Vec<String>,
+    /// The custom action takes no value word (its `nargs` is 0).
+    pub no_value: bool,
+    /// The custom action says the option is deprecated.
+    pub deprecated: bool,
+    /// The custom action refuses the option whenever it is given.
+    pub refused: bool,
 }
 
 /// The action name argparse's `BooleanOptionalAction` has.
@@ -111,7 +117,9 @@ impl Kw {
             excludes: Vec::new(),
             removed: None,
             arity: None,
+            nargs: None,
             list: false,
+            deprecated: false,
         };
         match action {
             "store_true" | "store_false" | "store_const" | "count" | "help" | "version" | "append_const" => {
@@ -138,8 +146,28 @@ impl Kw {
                 }
             }
         }
+        // Deprecated where the source says so: the action, or the option's own help.
+        flag.deprecated = self.deprecated || flag.help.to_ascii_lowercase().contains("deprecated");
+        if self.refused {
+            flag.removed =
+                Some(if flag.help.is_empty() { "refused whenever it is given".to_string() } else { flag.help.clone() });
+        }
+        match self.nargs.as_deref().map(str::trim) {
+            _ if self.no_value => switch(&mut flag),
+            Some("0") => switch(&mut flag),
+            Some(n @ ("+" | "*" | "?")) if flag.kind != Kind::Switch => flag.nargs = Some(n.to_string()),
+            Some(n) if flag.kind != Kind::Switch => flag.arity = n.parse::<u8>().ok().filter(|n| *n > 1),
+            _ => {}
+        }
         Some(flag)
     }
+}
+
+/// An option that takes no value word: a switch, whatever its type said.
+fn switch(flag: &mut Flag) {
+    flag.kind = Kind::Switch;
+    flag.members.clear();
+    flag.members_from = None;
 }
 
 /// A value given for one key of the kwargs.

@@ -226,3 +226,19 @@ fn deprecation(help: &str, name: &str, prefixes: &[String]) -> (Option<String>, 
         .map(str::to_string);
     (Some(text), successor)
 }
+
+/// The gates a registration may sit under: the profile's words, each with
+/// the first of its flags this tag has, and the engine-wide env keys.
+pub(super) fn gates(
+    spec: &crate::catalog::profile::ExtractSpec,
+    read: &crate::extract::lang::Extracted,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (word, flags) in &spec.python.shown_by {
+        if let Some(flag) = flags.iter().find(|f| read.flags.iter().any(|g| g.name == **f)) {
+            out.push((word.clone(), flag.clone()));
+        }
+    }
+    out.extend(read.env_keys.iter().map(|k| (k.name.clone(), k.name.clone())));
+    out
+}

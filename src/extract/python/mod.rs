@@ -9,13 +9,19 @@
 //! modules), `value.rs` settles values, `annotation.rs` reads a field's
 //! type as argparse kinds, `kwargs.rs` makes a flag of a call's kwargs,
 //! `special.rs` the builder's field-name special cases, `parser_walk.rs`
-//! walks the parser-building functions, `env.rs` the env dict
+//! walks the parser-building functions, `generator.rs` the profile's
+//! generators of options from annotated dataclass fields, `action.rs` a
+//! custom argparse action's class, `env.rs` the env dict or class,
+//! `env_scan.rs` env keys found word by word in unparsed files,
 //! and `metrics.rs` the metric registrations; `reader.rs` is the
 //! `LanguageReader`: which files of a tag are read.
 
+mod action;
 mod annotation;
 mod dict;
 mod env;
+mod env_scan;
+mod generator;
 mod kwargs;
 mod metrics;
 mod module;
@@ -42,7 +48,8 @@ pub use reader::PythonReader;
 pub fn paths(spec: &ExtractSpec) -> Vec<String> {
     let mut out: Vec<String> = spec.sources.clone();
     out.extend(spec.entries.iter().map(|e| e.file.clone()));
-    out.extend(spec.env.iter().map(|e| e.file.clone()));
+    out.extend(spec.env.iter().map(|e| e.file.clone()).filter(|f| !f.is_empty()));
+    out.extend(spec.env.iter().flat_map(|e| e.scan.iter().cloned()));
     out.extend(spec.metrics.iter().cloned());
     out.sort();
     out.dedup();
@@ -52,17 +59,46 @@ pub fn paths(spec: &ExtractSpec) -> Vec<String> {
     out
 }
 
-/// The gates a registration may sit under: the profile's words, each with
-/// the first of its flags this tag has, and the engine-wide env keys.
-fn gates(spec: &ExtractSpec, read: &Extracted) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for (word, flags) in &spec.python.shown_by {
-        if let Some(flag) = flags.iter().find(|f| read.flags.iter().any(|g| g.name == **f)) {
-            out.push((word.clone(), flag.clone()));
+/// The paths whose files are parsed (the rest of what is read is scanned
+/// for env keys only).
+fn parsed_paths(spec: &ExtractSpec) -> Vec<String> {
+    let mut out: Vec<String> = spec.sources.clone();
+    out.extend(spec.entries.iter().map(|e| e.file.clone()));
+    out.extend(spec.env.iter().map(|e| e.file.clone()).filter(|f| !f.is_empty()));
+    out.extend(spec.metrics.iter().cloned());
+    out
+}
+
+/// The engine-wide env keys: the dict's or the class's, then those the
+/// scanned files call for, each key once (its first place kept).
+fn env_keys(
+    program: &Program<'_>,
+    table: &crate::catalog::profile::EnvTableSpec,
+    scanned: Vec<crate::catalog::model::EnvKey>,
+    warnings: &mut Vec<String>,
+) -> Vec<crate::catalog::model::EnvKey> {
+    let mut keys = Vec::new();
+    if !table.file.is_empty() {
+        let file = program.file_index(&table.file);
+        if !table.table.is_empty() {
+            match file.and_then(|i| env::env_keys(program, i, &table.table, &table.choices)) {
+                Some(k) => keys.extend(k),
+                None => warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
+            }
+        }
+        // A tag older than the class's file reads its keys elsewhere: said
+        // only when the file is there without the class.
+        if let (false, Some(i)) = (table.class.is_empty(), file) {
+            match env::class_keys(program, i, &table.class) {
+                Some(k) => keys.extend(k),
+                None => warnings.push(format!("no class `{}` of env keys in {}", table.class, table.file)),
+            }
         }
     }
-    out.extend(read.env_keys.iter().map(|k| (k.name.clone(), k.name.clone())));
-    out
+    keys.extend(scanned);
+    let mut seen = rustc_hash::FxHashSet::default();
+    keys.retain(|k| seen.insert(k.name.clone()));
+    keys
 }
 
 /// Reads `files` (path, text) as `spec` says; `prefixes` are the metric
@@ -74,6 +110,21 @@ pub fn extract(
 ) -> Result<Extracted, ExtractError> {
     value::start_tag();
     let mut extracted = Extracted::default();
+    // Env keys called for anywhere in the scanned folders, word by word;
+    // a file read for nothing else is not parsed.
+    let mut scanned = Vec::new();
+    let files = match &spec.env {
+        Some(env) if !env.scan.is_empty() => {
+            for (path, text) in &files {
+                if env.scan.iter().any(|s| path.starts_with(s.as_str())) {
+                    env_scan::scan(path, text, &env.readers, &env.prefixes, &mut scanned);
+                }
+            }
+            let parsed = parsed_paths(spec);
+            files.into_iter().filter(|(p, _)| parsed.iter().any(|s| p.starts_with(s.as_str()))).collect()
+        }
+        _ => files,
+    };
     let named = |p: &str| {
         spec.entries.iter().any(|e| e.file == p)
             || spec.env.as_ref().is_some_and(|e| e.file == p)
@@ -87,13 +138,14 @@ pub fn extract(
         config_decorators: &spec.python.config_decorators,
         wrappers: &spec.python.wrappers,
         special: special::special_types(&program, &spec.python.kwargs_functions),
+        generators: &spec.python.generators,
     };
     let mut flags: BTreeMap<String, Flag> = BTreeMap::new();
     for entry in &spec.entries {
         let found = program
             .file_index(&entry.file)
-            .and_then(|i| entry.functions.iter().find_map(|name| program.function_in(name, i)).map(|f| (i, f)));
-        let Some((file, func)) = found else {
+            .and_then(|i| entry.functions.iter().find_map(|name| program.entry_in(name, i)).map(|f| (i, f)));
+        let Some((file, (func, cls))) = found else {
             extracted.warnings.push(format!(
                 "scope {}: none of {} is defined in {}",
                 entry.scope,
@@ -103,12 +155,12 @@ pub fn extract(
             continue;
         };
         let mut walker = Walker::new(&program, &names);
-        walker.function(file, func, None);
+        walker.function(file, func, cls);
         extracted.warnings.append(&mut walker.warnings);
         // A scope found but declaring nothing is lost from the catalogue:
         // said, never a silent success.
         if walker.flags.is_empty() {
-            let name = func.child_by_field_name("name").map(|n| parsed[file].text_of(n)).unwrap_or("?");
+            let name = func.child_by_field_name("name").map(|n| parsed[file].text_of(n)).unwrap_or("__main__");
             extracted.warnings.push(format!(
                 "scope {}: {name} in {} declares no option at this tag; the scope has none in the catalogue",
                 entry.scope, entry.file
@@ -135,12 +187,9 @@ pub fn extract(
     }
     extracted.flags = flags.into_values().collect();
     if let Some(table) = &spec.env {
-        match program.file_index(&table.file).and_then(|i| env::env_keys(&program, i, &table.table, &table.choices)) {
-            Some(keys) => extracted.env_keys = keys,
-            None => extracted.warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
-        }
+        extracted.env_keys = env_keys(&program, table, scanned, &mut extracted.warnings);
     }
-    let gates = gates(spec, &extracted);
+    let gates = metrics::gates(spec, &extracted);
     let reading = metrics::Reading {
         prefixes,
         counter_suffix: spec.python.counter_suffix.as_deref(),

@@ -125,6 +125,34 @@ impl<'p> Program<'p> {
         self.functions.get(name)?.iter().find(|(f, _)| *f == file).map(|(_, n)| *n)
     }
 
+    /// What an entry of the profile names in one file: a function at its
+    /// top, `Class.method` (with the class), or `__main__`, the block of
+    /// its `if __name__ == "__main__":`.
+    pub fn entry_in(&self, name: &str, file: usize) -> Option<(Node<'p>, Option<ClassDef<'p>>)> {
+        if name == "__main__" {
+            let f = &self.files[file];
+            return statements(f.root())
+                .into_iter()
+                .filter(|s| s.kind() == "if_statement")
+                .find_map(|s| {
+                    let cond: String = s
+                        .child_by_field_name("condition")
+                        .map(|c| f.text_of(c).replace('\'', "\""))
+                        .unwrap_or_default();
+                    let cond: String = cond.split_whitespace().collect();
+                    (cond == "__name__==\"__main__\"" || cond == "\"__main__\"==__name__")
+                        .then(|| s.child_by_field_name("consequence"))
+                        .flatten()
+                })
+                .map(|b| (b, None));
+        }
+        if let Some((class, method)) = name.split_once('.') {
+            let c = self.classes.get(class)?.iter().find(|c| c.file == file).copied()?;
+            return self.method(c, method).map(|(_, m)| (m, Some(c)));
+        }
+        self.function_in(name, file).map(|f| (f, None))
+    }
+
     pub fn global(&self, name: &str, file: usize) -> Option<(usize, Node<'p>)> {
         pick(self.globals.get(name), file, |(f, _)| *f)
     }

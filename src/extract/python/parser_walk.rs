@@ -29,6 +29,8 @@ pub struct Names<'a> {
     pub wrappers: &'a [String],
     /// Integer fields the kwargs builder gives a parser of their own.
     pub special: FxHashMap<String, Kind>,
+    /// Functions that declare an option per annotated dataclass field.
+    pub generators: &'a [crate::catalog::profile::GeneratorSpec],
 }
 
 /// What a name in a function stands for.
@@ -81,7 +83,8 @@ impl<'a, 'p> Walker<'a, 'p> {
         }
     }
 
-    /// Reads a function (or method, with the class it was called on).
+    /// Reads a function (or method, with the class it was called on), or a
+    /// module's `if __name__ == "__main__":` block.
     pub fn function(&mut self, file: usize, func: Node<'p>, cls: Option<ClassDef<'p>>) {
         if self.visits >= MAX_VISITS {
             if self.visits == MAX_VISITS {
@@ -105,7 +108,8 @@ impl<'a, 'p> Walker<'a, 'p> {
                 }
             }
         }
-        if let Some(body) = func.child_by_field_name("body") {
+        let body = if func.kind() == "block" { Some(func) } else { func.child_by_field_name("body") };
+        if let Some(body) = body {
             self.block(&mut fr, body);
         }
         self.stack.remove(&func.id());
@@ -336,6 +340,9 @@ impl<'a, 'p> Walker<'a, 'p> {
             self.add_argument(fr, c);
             return false;
         }
+        if self.generator_call(fr, c) {
+            return false;
+        }
         let receiver = callee.child_by_field_name("object");
 
         let on_parser = receiver.is_some_and(|o| matches!(fr.binds.get(f.text_of(o)), Some(Bind::Parser)));
@@ -405,6 +412,7 @@ impl<'a, 'p> Walker<'a, 'p> {
             let value = self.kw_value(fr, k, *v);
             kw.set(k, value);
         }
+        self.settle_action(&mut kw, fr.scope.file);
         if let Some(Choices::RunTime) = kw.choices {
             if let Some(n) = names.first() {
                 self.warnings.push(format!("{}: the choices of {n} are computed at run time (open)", f.location(c)));
@@ -461,7 +469,7 @@ impl<'a, 'p> Walker<'a, 'p> {
 
 /// The kind an argparse `type=` gives: `int`, `float`, a wrapper of one
 /// (`optional_type(int)`), else a string.
-fn type_kind(text: &str) -> Kind {
+pub(super) fn type_kind(text: &str) -> Kind {
     let inner = text.rsplit('(').next().unwrap_or(text).trim_end_matches(')').trim();
     match inner.rsplit('.').next().unwrap_or(inner) {
         "int" => Kind::Int,

@@ -320,12 +320,36 @@ fn class_attr<'p>(program: &Program<'p>, file: usize, class: Node<'p>, name: &st
         for a in children(s).into_iter().filter(|a| a.kind() == "assignment") {
             if a.child_by_field_name("left").is_some_and(|l| f.text_of(l) == name) {
                 if let Some(r) = a.child_by_field_name("right") {
-                    return eval_in(program, file, r, None, depth + 1);
+                    return in_class_body(program, file, class, r, depth + 1);
                 }
             }
         }
     }
     Val::Unknown
+}
+
+/// A value written in a class body, where a bare name is first an earlier
+/// attribute of the class (`ALL = (FULL, BREAKABLE)`).
+fn in_class_body<'p>(program: &Program<'p>, file: usize, class: Node<'p>, r: Node<'p>, depth: usize) -> Val {
+    if depth > DEPTH {
+        return Val::Unknown;
+    }
+    let f = &program.files[file];
+    let r = unparen(r);
+    match r.kind() {
+        "identifier" => match class_attr(program, file, class, f.text_of(r), depth + 1) {
+            Val::Unknown => eval_in(program, file, r, None, depth + 1),
+            v => v,
+        },
+        "tuple" | "list" | "set" if children(r).iter().any(|c| c.kind() == "identifier") => {
+            let items = children(r);
+            if items.len() > MAX_ELEMENTS {
+                return Val::Unknown;
+            }
+            list(items.into_iter().map(|c| in_class_body(program, file, class, c, depth + 1)).collect())
+        }
+        _ => eval_in(program, file, r, None, depth),
+    }
 }
 
 /// The values of an enum class's members, in order.

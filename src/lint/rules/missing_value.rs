@@ -39,7 +39,8 @@ pub const RULE: Rule = Rule {
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Ref::Flag { name, span, site: FlagSite::Argv, gap: Some(gap), .. } = s.r else { return };
     // A removed option is removed-flag's finding.
-    let Some(flag) = s.flag.filter(|f| f.removed.is_none() && f.values() > 0) else { return };
+    // An option whose value may be left out (`nargs="?"`, `"*"`) is given none on purpose.
+    let Some(flag) = s.flag.filter(|f| f.removed.is_none() && f.values() > 0 && !f.value_optional()) else { return };
     if !accepted(flag, s.r, ctx) {
         return;
     }

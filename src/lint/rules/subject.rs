@@ -34,7 +34,9 @@ impl<'r, 'c> Subject<'r, 'c> {
             Ref::Env { key, .. } => {
                 s.env = env_target(key, ctx.catalog, ctx.profile, ctx.env_flags)
                     .filter(|_| !key.bytes().any(|b| b.is_ascii_lowercase()) || ctx.env_flags.contains_key(key));
-                s.env_key = env_key(ctx.catalog, key);
+                // An old prefix the engine still reads (`SGL_X` as `SGLANG_X`).
+                s.env_key = env_key(ctx.catalog, key)
+                    .or_else(|| ctx.profile.env.alias_of(key).and_then(|k| env_key(ctx.catalog, &k)));
             }
             Ref::Metric { name, pattern: false, .. } => s.metric = find_metric(ctx.catalog, name),
             Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } | Ref::Broken { .. } => {

@@ -1,0 +1,77 @@
+//! SGLang built in (issue 33), the lint half: files that run SGLang in the
+//! shapes operators write them (`fixtures/sglang/deploy`: a Compose file
+//! pinned by its `lmsysorg/sglang` image, a Kubernetes Deployment, a serve
+//! script and an env file) with planted defects, judged against the
+//! hand-written catalogues of `fixtures/sglang/catalog` (v0.4.6, v0.5.18)
+//! through `fixtures/sglang/knobs.toml`. Every expected finding was written
+//! from SGLang's source before knobs was run on the file; the traps (values
+//! of an option that takes several, argparse's unique prefixes, `SGL_` keys
+//! read as `SGLANG_`, deprecated switches) must stay silent.
+
+use crate::support::{self, run_in};
+
+fn found(out: &str) -> Vec<(String, usize, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(4, ':');
+            let file = parts.next()?.to_string();
+            let line = parts.next()?.parse().ok()?;
+            let _col = parts.next()?;
+            let code = parts.next()?.split_whitespace().next()?.to_string();
+            Some((file, line, code))
+        })
+        .collect()
+}
+
+#[test]
+fn planted_defects_are_found_and_traps_are_not() {
+    let r = run_in(&support::root(), &["lint", "--format", "short", "fixtures/sglang/deploy"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let want: Vec<(String, usize, String)> = [
+        // Compose, pinned by lmsysorg/sglang:v0.5.18-cu129.
+        ("compose/compose.yaml", 9, "KNB002"), // flashinfr: not in ATTENTION_BACKEND_CHOICES
+        ("compose/compose.yaml", 10, "KNB003"), // 0,85 is no float
+        ("compose/compose.yaml", 11, "KNB007"), // --enable-flashinfer-mla: v0.4.6's, gone at v0.5.18
+        // 12: `--cuda-graph-bs 1 2 4 8`, nargs="+": one option, four values.
+        // 13, 14: `--enable-metric`, `--tp`: argparse's unique prefixes.
+        ("compose/compose.yaml", 16, "KNB006"), // one letter from SGLANG_ENABLE_JIT_DEEPGEMM
+        // 17: SGL_ENABLE_JIT_DEEPGEMM is read as SGLANG_ENABLE_JIT_DEEPGEMM.
+        // Kubernetes, pinned by lmsysorg/sglang:v0.4.6-cu124.
+        ("k8s/deployment.yaml", 23, "KNB011"), // a value after a switch: the launcher takes no positional
+        ("k8s/deployment.yaml", 25, "KNB002"), // `lof` came after v0.4.6
+        // 28-31: `--cuda-graph-bs 1 2`, and `--lora-paths` (nargs="*") given nothing.
+        // A serve script and an env file, judged against the newest catalogue.
+        ("script/serve.sh", 5, "KNB011"), // `sglang serve` takes one positional, the model
+        ("script/serve.sh", 7, "KNB001"), // --enable-torch-compiel
+        ("script/serve.sh", 8, "KNB003"), // an int option given a word
+        // 9: --disable-cuda-graph is deprecated, still a switch; 10-11 values of nargs options.
+        ("script/sglang.env", 1, "KNB006"), // SGLANG_USE_MODELSCOP
+    ]
+    .iter()
+    .map(|(f, l, c)| (format!("fixtures/sglang/deploy/{f}"), *l, c.to_string()))
+    .collect();
+    assert_eq!(found(&r.stdout), want, "{}", r.stdout);
+}
+
+#[test]
+fn messages_name_what_the_source_says() {
+    let r = run_in(&support::root(), &["lint", "--format", "json", "fixtures/sglang/deploy"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let findings = v["findings"].as_array().expect("findings");
+    let at = |file: &str, line: u64| {
+        findings
+            .iter()
+            .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with(file)) && f["line"] == line)
+            .unwrap_or_else(|| panic!("no finding at {file}:{line}: {}", r.stdout))
+    };
+    let message = |f: &serde_json::Value| f["message"].as_str().unwrap_or("").to_string();
+    let help = |f: &serde_json::Value| f["help"].as_str().unwrap_or("").to_string();
+    assert_eq!(message(at("compose/compose.yaml", 11)), "`--enable-flashinfer-mla` is not a flag of sglang v0.5.18");
+    assert_eq!(help(at("compose/compose.yaml", 11)), "it exists in sglang v0.4.6");
+    assert_eq!(
+        message(at("compose/compose.yaml", 16)),
+        "`SGLANG_ENABLE_JIT_DEEPGEM` is not an env key of sglang v0.5.18"
+    );
+    assert_eq!(help(at("compose/compose.yaml", 16)), "did you mean `SGLANG_ENABLE_JIT_DEEPGEMM`?");
+    assert_eq!(help(at("script/sglang.env", 1)), "did you mean `SGLANG_USE_MODELSCOPE`?");
+}
