@@ -303,7 +303,8 @@ mod tests {
             [
                 (Some(Kind::Switch), Some(false), Some("x".to_string())),
                 (None, Some(true), Some("y".to_string())),
-                (None, Some(false), Some("z".to_string())),
+                // A constant set and no word read: the parser's switch.
+                (Some(Kind::Switch), Some(false), Some("z".to_string())),
             ]
         );
     }
