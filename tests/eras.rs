@@ -37,7 +37,7 @@ fn by_name(c: &Catalog) -> BTreeMap<String, (Vec<String>, String)> {
 
 /// Facts of the fixtures, read by hand: b3000's chain in common.cpp names
 /// six options (one spelled only `-nwu`), its log.h two, and the server's
-/// own chain four more (`--tls-key` behind `#ifdef SERVER_TLS`, between two
+/// own chain five more (`--tls-key` behind `#ifdef SERVER_TLS`, between two
 /// links of the chain); `-m/--model` is in both chains.
 #[test]
 fn an_old_tag_reads_the_files_of_its_era() {
@@ -57,6 +57,7 @@ fn an_old_tag_reads_the_files_of_its_era() {
         ("--log-stamp", &[], "common/log.h"),
         ("--port", &[], server),
         ("--host", &[], server),
+        ("--log-format", &[], server),
         ("--tls-key", &[], server),
         ("--timeout", &["-to"], server),
     ]
@@ -94,8 +95,10 @@ fn options_of_a_binary_s_own_parser_are_scoped_to_it() {
     let scoped: BTreeMap<&str, Vec<String>> =
         c.flags.iter().filter(|f| !f.scopes.is_empty()).map(|f| (f.name.as_str(), f.scopes.clone())).collect();
     let server = vec!["LLAMA_EXAMPLE_SERVER".to_string()];
-    let want: BTreeMap<&str, Vec<String>> =
-        ["--host", "--port", "--timeout", "--tls-key"].into_iter().map(|n| (n, server.clone())).collect();
+    let want: BTreeMap<&str, Vec<String>> = ["--host", "--log-format", "--port", "--timeout", "--tls-key"]
+        .into_iter()
+        .map(|n| (n, server.clone()))
+        .collect();
     assert_eq!(scoped, want);
     let p = builtin("llama.cpp").expect("llama.cpp");
     let port = c.flags.iter().find(|f| f.name == "--port").expect("--port");
@@ -112,7 +115,22 @@ fn the_middle_era_reads_the_usage_table_beside_the_chain() {
     history(tmp.path());
     let c = sync(tmp.path(), "b3500");
     let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["--lock-pages", "--log-quiet", "--log-stamp", "--port", "--seed", "--threads", "-nwu"]);
+    assert_eq!(
+        names,
+        [
+            "--lock-pages",
+            "--log-format",
+            "--log-quiet",
+            "--log-stamp",
+            "--pooling",
+            "--port",
+            "--seed",
+            "--split-mode",
+            "--threads",
+            "--verbose",
+            "-nwu"
+        ]
+    );
     let flag = |n: &str| c.flags.iter().find(|f| f.name == n).expect("flag");
     assert_eq!((flag("--seed").metavar.as_str(), flag("--seed").aliases.clone()), ("SEED", vec!["-s".to_string()]));
     // The `(default: %d)` of the help is the default, filled from the field.
@@ -171,7 +189,10 @@ fn eras_out_of_order_or_without_files_are_refused_by_number() {
             "era 2 (until `b100`) must end after era 1 (until `b100`): list eras oldest first, \
              with no two ending at the same tag",
         ),
-        (format!("{ERAS}{}", era("b100", "")), "era 1 (until `b100`): [era.extract] names no `config` file"),
+        (
+            format!("{ERAS}{}", era("b100", "")),
+            "era 1 (until `b100`): names neither a `config` file ([era.extract]) nor a [[era.command]]",
+        ),
         (
             format!("{ERAS}{}", era("main", "\"a.cpp\"")),
             "era 1 (until `main`): `until` must be a release tag such as `b3716` or `v1.5.0`",

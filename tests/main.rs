@@ -103,6 +103,10 @@ mod sync;
 // Profiles with eras: each tag of a fixture history read from its era's
 // files (common.cpp chains, then arg.cpp), and eras that make no sense.
 mod eras;
+// Each era of llama.cpp read as that era's source reads its argv: the scope
+// each binary passed, binaries with their own parsers, chain kinds and
+// if-chain members (issue 31).
+mod era_argv;
 // A sync from a remote fetches only what it reads: one tag at depth 1 from
 // `git daemon`, a later one beside it, a missing tag's help from the ref
 // list; the listing and many-tag fetch a history sync calls.

@@ -25,14 +25,10 @@ pub fn scan_around(text: &str, kind: FileKind, settings: &Settings<'_>, catalog:
     // found in the text after it are the places in the whole file; without
     // this, a reader that expects `FROM` or `[Unit]` first saw none.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let profile = settings.profile;
+    // The binaries as the judged build has them (its era's scopes and parsers).
+    let (profile, commands) = settings.at_tag(&catalog.source.tag);
     let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
-    let ctx = ScanCtx {
-        commands: &settings.commands,
-        takes_value: &tv,
-        argv: ArgvRules::of(&profile.argv),
-        metrics: &settings.metrics,
-    };
+    let ctx = ScanCtx { commands, takes_value: &tv, argv: ArgvRules::of(&profile.argv), metrics: &settings.metrics };
     let mut out = Scan::default();
     if !around.is_empty() {
         // Kept, so that a re-scan against another build (a section's pin) reads the same.

@@ -48,7 +48,7 @@ pub fn lint_file(
         options_files.extend(refs.iter().filter_map(|r| options_file(r, dir, settings, catalog)));
         let local = rules::CatalogFacts::default();
         let ctx = Ctx {
-            profile: settings.profile,
+            profile: settings.at_tag(&catalog.source.tag).0,
             catalog,
             all: settings.all,
             history: settings.history,

@@ -144,6 +144,9 @@ pub struct Settings<'a> {
     derived: Vec<rules::CatalogFacts>,
     /// The same for `catalog` when it is not one of `all` (a tag of the history).
     own_derived: rules::CatalogFacts,
+    /// Per era of the profile (same order), the profile and commands as
+    /// that era's builds have their binaries; None: the profile's own.
+    eras: Vec<Option<(Profile, EngineMatcher)>>,
 }
 
 impl<'a> Settings<'a> {
@@ -156,6 +159,10 @@ impl<'a> Settings<'a> {
             all,
             history: None,
             aside_history: None,
+            eras: (0..profile.eras.len())
+                .map(|i| profile.in_era(i).map(|p| (EngineMatcher::new(&p, extra_commands.clone()), p)))
+                .map(|e| e.map(|(m, p)| (p, m)))
+                .collect(),
             commands: EngineMatcher::new(profile, extra_commands),
             metrics: scanners::metrics::Matcher::new(&profile.metrics.prefixes),
             env_files: Vec::new(),
@@ -176,6 +183,16 @@ impl<'a> Settings<'a> {
             tag_forced: false,
             derived: all.iter().map(|_| rules::CatalogFacts::default()).collect(),
             own_derived: rules::CatalogFacts::default(),
+        }
+    }
+
+    /// The profile and the commands as the build `tag` has its binaries
+    /// (its era's `[[era.command]]`s), so a binary is judged by the scope
+    /// and parser it had then.
+    pub fn at_tag(&self, tag: &str) -> (&Profile, &EngineMatcher) {
+        match self.profile.era_index(tag).and_then(|i| self.eras.get(i)).and_then(Option::as_ref) {
+            Some((p, m)) => (p, m),
+            None => (self.profile, &self.commands),
         }
     }
 

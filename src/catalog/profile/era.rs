@@ -7,27 +7,43 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::commands::CommandSpec;
 use super::extract_spec::ExtractSpec;
 use crate::catalog::tag::compare_tags;
 
 /// An older era: every tag at or after the previous era's `until` (the
 /// first era: every older tag) and before this one's `until` reads
-/// `extract` instead of the profile's own files.
+/// `extract` instead of the profile's own files, and runs its binaries as
+/// `commands` say.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Era {
     /// The first tag that no longer belongs to this era.
     pub until: String,
-    /// The files read in this era (the profile's `[extract]` keys).
+    /// The files read in this era (the profile's `[extract]` keys); none
+    /// named: those of the next era (the profile's own after the last).
+    #[serde(default)]
     pub extract: ExtractSpec,
+    /// The binaries as this era's builds have them (`[[era.command]]`):
+    /// each replaces the profile's command of its name, or adds one (a
+    /// binary the era had, an old name); the others are the profile's.
+    #[serde(default, rename = "command")]
+    pub commands: Vec<CommandSpec>,
 }
 
-/// The era of `tag` among `eras` (oldest first, validated): the first
-/// whose `until` comes after it. None: the newest era, the profile's own
-/// files. A tag of another shape than the boundaries (a branch, a commit)
-/// cannot be dated by them and reads the newest files.
-pub fn era_of<'e>(eras: &'e [Era], tag: &str) -> Option<&'e Era> {
-    eras.iter().find(|e| comparable(tag, &e.until) && compare_tags(tag, &e.until) == std::cmp::Ordering::Less)
+/// The position of `tag`'s era among `eras` (oldest first, validated):
+/// the first whose `until` comes after it. None: the newest era, the
+/// profile's own files. A tag of another shape than the boundaries (a
+/// branch, a commit) cannot be dated by them and reads the newest files.
+pub fn index_of(eras: &[Era], tag: &str) -> Option<usize> {
+    eras.iter().position(|e| comparable(tag, &e.until) && compare_tags(tag, &e.until) == std::cmp::Ordering::Less)
+}
+
+/// The files `tag` reads: its era's, or (an era that names none) the next
+/// era's that does; None: the profile's own.
+pub fn files_of<'e>(eras: &'e [Era], tag: &str) -> Option<&'e ExtractSpec> {
+    let i = index_of(eras, tag)?;
+    eras[i..].iter().map(|e| &e.extract).find(|x| !x.config.is_empty())
 }
 
 /// The letters before a release tag's first digit (`b` of `b3716`, none
@@ -60,8 +76,14 @@ pub fn validate(eras: &[Era]) -> Result<(), String> {
                 e.until
             ));
         }
-        if e.extract.config.is_empty() {
-            return Err(format!("era {n} (until `{}`): [era.extract] names no `config` file", e.until));
+        if e.extract.config.is_empty() && e.commands.is_empty() {
+            return Err(format!(
+                "era {n} (until `{}`): names neither a `config` file ([era.extract]) nor a [[era.command]]",
+                e.until
+            ));
+        }
+        if e.commands.iter().any(|c| c.name.trim().is_empty()) {
+            return Err(format!("era {n} (until `{}`): a [[era.command]] has an empty name", e.until));
         }
         check_scoped(&e.extract).map_err(|m| format!("era {n} (until `{}`): {m}", e.until))?;
         if let Some(prev) = i.checked_sub(1).map(|j| &eras[j]) {
@@ -96,13 +118,17 @@ mod tests {
     use super::*;
 
     fn era(until: &str) -> Era {
-        Era { until: until.into(), extract: ExtractSpec { config: vec!["a.cpp".into()], ..ExtractSpec::default() } }
+        Era {
+            until: until.into(),
+            extract: ExtractSpec { config: vec!["a.cpp".into()], ..ExtractSpec::default() },
+            commands: Vec::new(),
+        }
     }
 
     #[test]
     fn a_tag_falls_in_the_first_era_that_ends_after_it() {
         let eras = [era("b3183"), era("b3716")];
-        let until = |t: &str| era_of(&eras, t).map(|e| e.until.as_str());
+        let until = |t: &str| index_of(&eras, t).map(|i| eras[i].until.as_str());
         assert_eq!(until("b2002"), Some("b3183"));
         assert_eq!(until("b3182"), Some("b3183"));
         assert_eq!(until("b3183"), Some("b3716"), "until is exclusive");
@@ -112,8 +138,8 @@ mod tests {
         assert_eq!(until("master"), None, "a branch cannot be dated");
         assert_eq!(until("d775b8967a46"), None, "nor a commit");
         let semver = [era("v1.5.0")];
-        assert_eq!(era_of(&semver, "1.0.13").map(|e| e.until.as_str()), Some("v1.5.0"));
-        assert_eq!(era_of(&semver, "v1.10.0"), None);
+        assert_eq!(index_of(&semver, "1.0.13"), Some(0));
+        assert_eq!(index_of(&semver, "v1.10.0"), None);
     }
 
     #[test]
@@ -145,10 +171,34 @@ mod tests {
             validate(&[stray]).err().as_deref(),
             Some("era 1 (until `b1`): scoped file `server.cpp` is not one of its `config` files")
         );
-        let empty = Era { until: "b1".into(), extract: ExtractSpec::default() };
+        let empty = Era { until: "b1".into(), ..Era::default() };
         assert_eq!(
             validate(&[empty]).err().as_deref(),
-            Some("era 1 (until `b1`): [era.extract] names no `config` file")
+            Some("era 1 (until `b1`): names neither a `config` file ([era.extract]) nor a [[era.command]]")
         );
+        let nameless = Era { until: "b1".into(), commands: vec![CommandSpec::default()], ..Era::default() };
+        assert_eq!(
+            validate(&[nameless]).err().as_deref(),
+            Some("era 1 (until `b1`): a [[era.command]] has an empty name")
+        );
+    }
+
+    /// An era that changes only its binaries reads the files of the next
+    /// era that names some, or the profile's own after the last.
+    #[test]
+    fn an_era_without_files_reads_the_next_eras() {
+        let only = |until: &str| Era {
+            until: until.into(),
+            commands: vec![CommandSpec { name: "x".into(), ..CommandSpec::default() }],
+            ..Era::default()
+        };
+        let eras = [era("b10"), only("b20"), era("b30"), only("b40")];
+        assert_eq!(validate(&eras), Ok(()));
+        let files = |t: &str| files_of(&eras, t).map(|x| x.config.clone());
+        assert_eq!(files("b5"), Some(vec!["a.cpp".to_string()]));
+        assert_eq!(files("b15"), Some(vec!["a.cpp".to_string()]), "b20's era reads b30's files");
+        assert_eq!(files("b35"), None, "the last era reads the profile's own");
+        assert_eq!(index_of(&eras, "b35"), Some(3));
+        assert_eq!(index_of(&eras, "b40"), None);
     }
 }

@@ -115,7 +115,27 @@ impl Profile {
     /// falls in, else (a newer tag, a branch, a commit) `extract`. Sync and
     /// the history key a tag by the files named here.
     pub fn extract_for(&self, tag: &str) -> &ExtractSpec {
-        era::era_of(&self.eras, tag).map_or(&self.extract, |e| &e.extract)
+        era::files_of(&self.eras, tag).unwrap_or(&self.extract)
+    }
+
+    /// The era `tag` falls in, by its position among `eras`; None: the newest.
+    pub fn era_index(&self, tag: &str) -> Option<usize> {
+        era::index_of(&self.eras, tag)
+    }
+
+    /// The profile as the era at position `era` runs its binaries: that
+    /// era's `[[era.command]]`s replace the profile's of the same name, or
+    /// are added. None when the era changes no binary.
+    pub fn in_era(&self, era: usize) -> Option<Profile> {
+        let e = self.eras.get(era).filter(|e| !e.commands.is_empty())?;
+        let mut p = self.clone();
+        for c in &e.commands {
+            match p.commands.iter_mut().find(|k| k.name == c.name) {
+                Some(k) => *k = c.clone(),
+                None => p.commands.push(c.clone()),
+            }
+        }
+        Some(p)
     }
 }
 

@@ -153,7 +153,14 @@ pub(crate) fn members(
     if let Some((words, closed, at)) = sequence(body, v, file, code, depth) {
         return Some((dedup(words), from("validator-comparisons", file, at, closed)));
     }
-    // An if-chain over the value, at any depth of the body.
+    // An if-chain over the value, or over a local copy of it
+    // (`std::string arg_next = value;`), at any depth of the body.
+    let copies: Vec<&str> = cst::preorder(body)
+        .into_iter()
+        .filter(|n| n.kind_name() == "init_declarator")
+        .filter(|n| n.child_by_field_name("value").is_some_and(|init| is_var(init, v, src)))
+        .filter_map(|n| n.child_by_field_name("declarator").and_then(|d| declarator_name(d, src)))
+        .collect();
     for n in cst::preorder(body) {
         if n.kind_name() != "if_statement"
             || code.files[file].parent(n).is_some_and(|up| up.kind_name() == "else_clause")
@@ -161,10 +168,13 @@ pub(crate) fn members(
             continue;
         }
         let Some(cond) = n.child_by_field_name("condition") else { continue };
-        if words_of_test(cond, v, file, code, depth).is_none() {
+        let Some(subject) = std::iter::once(v)
+            .chain(copies.iter().copied())
+            .find(|s| words_of_test(cond, s, file, code, depth).is_some())
+        else {
             continue;
-        }
-        if let Some((words, closed)) = chain(n, v, file, code, depth) {
+        };
+        if let Some((words, closed)) = chain(n, subject, file, code, depth) {
             return Some((dedup(words), from("validator-comparisons", file, line(n), closed)));
         }
     }

@@ -115,6 +115,11 @@ impl Candidate {
         // field's declared type.
         if self.kind.is_none() && self.evidence.is_none() {
             self.evidence = self.field.as_ref().and_then(|f| field_types.get(f)).and_then(|t| roles::kind_of_ident(t));
+            // A branch that reads a word and sets a boolean from it
+            // (`--log-format json` sets `log_json`) is no switch.
+            if self.takes_value == Some(true) && self.evidence == Some(Kind::Switch) {
+                self.evidence = None;
+            }
         }
         // Where the source states no default, the literal initialiser of the
         // field a parse branch assigns is the default (`int n_processors = 1;`).

@@ -10,10 +10,11 @@ use tree_sitter::Node;
 use super::node_kind::KindName;
 
 use super::candidate::Candidate;
+use super::chain_values;
 use super::cst::{self, call_name, line, string_value, text};
 use super::parsed::Parsed;
 use super::roles::{looks, Looks};
-use crate::catalog::model::Kind;
+use crate::catalog::model::{Kind, MembersFrom};
 
 /// Functions that compare a string against a literal.
 fn is_compare_call(name: &str) -> bool {
@@ -157,6 +158,7 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
     let mut auto = false;
     let mut consumes = false;
     let mut sets_true = false;
+    let mut sets_constant = false;
     // Read up to the first nested if-chain only: in `if (…) { if (…) { … } }`
     // nested 20,000 deep, each body is read to its inner `if`, not through.
     for &n in p.subtree(body) {
@@ -202,7 +204,10 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
                 match right.map(|r| r.kind_name()) {
                     Some("assignment_expression") => {}
                     Some("true") => sets_true = true,
-                    Some("false" | "number_literal" | "string_literal" | "null" | "char_literal") | None => {}
+                    Some("false" | "number_literal" | "string_literal" | "null" | "char_literal") => {
+                        sets_constant = true
+                    }
+                    None => {}
                     Some(_) => consumes = true,
                 }
                 if c.field.is_none() {
@@ -222,12 +227,23 @@ fn read_body(p: &Parsed<'_>, body: Node<'_>, c: &mut Candidate) {
         Some(Kind::Float)
     } else if int {
         Some(Kind::Int)
-    } else if sets_true && !consumes {
+    } else if (sets_true || sets_constant) && !consumes {
+        // The branch sets a constant and reads no word: the parser's own
+        // word that the option is a switch (`params.verbosity = 1`), over
+        // any default or help of another shape.
         Some(Kind::Switch)
     } else {
         None
     };
     c.takes_value = Some(consumes || int || float);
+    // An if-chain over the value inside the branch: its words, closed when
+    // its last `else` refuses (`invalid_param = true`).
+    if consumes {
+        if let Some((words, closed, at)) = chain_values::members(p, body, |n| has_flag_comparison(p, n)) {
+            let from = MembersFrom { origin: "validator-comparisons".into(), location: p.loc(at), closed };
+            c.members = Some((words, from));
+        }
+    }
 }
 
 fn has_flag_comparison(p: &Parsed<'_>, stmt: Node<'_>) -> bool {
@@ -287,7 +303,8 @@ mod tests {
             [
                 (Some(Kind::Switch), Some(false), Some("x".to_string())),
                 (None, Some(true), Some("y".to_string())),
-                (None, Some(false), Some("z".to_string())),
+                // A constant set and no word read: the parser's switch.
+                (Some(Kind::Switch), Some(false), Some("z".to_string())),
             ]
         );
     }

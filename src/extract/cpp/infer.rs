@@ -77,7 +77,8 @@ fn kind_of(c: &Candidate, default: &str) -> Kind {
         if default.parse::<f64>().is_ok() {
             return Kind::Float;
         }
-        if default == "true" || default == "false" {
+        // A boolean default says switch unless the parser reads a word.
+        if (default == "true" || default == "false") && c.takes_value != Some(true) {
             return Kind::Switch;
         }
     }

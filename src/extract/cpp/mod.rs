@@ -12,6 +12,7 @@ mod accepts;
 mod calls;
 mod candidate;
 mod chain;
+mod chain_values;
 mod code;
 mod cst;
 mod handler;

@@ -71,10 +71,14 @@ impl EngineMatcher {
     /// `main` is a word of prose or another program.
     pub fn invocation_written(&self, word: &str, next: Option<&str>) -> Option<(Invocation, Option<Arc<Binary>>)> {
         let name = command_name(word);
+        let path_like = word.contains(['/', '\\']) || name.len() < word.len();
+        // An old name stays a path even where an era runs a binary by it.
+        if self.profile.is_renamed(name) && !path_like {
+            return None;
+        }
         if let Some(found) = self.invocation(name, next) {
             return Some(found);
         }
-        let path_like = word.contains(['/', '\\']) || name.len() < word.len();
         if !(path_like && self.profile.is_renamed(name)) {
             return None;
         }
