@@ -29,10 +29,16 @@ pub fn flags(file: &GoFile, out: &mut Vec<Flag>) {
         let at = usize::from(var);
         let Some(name) = args.get(at).and_then(|a| file.string(*a)).filter(|n| is_flag_name(n)) else { continue };
         let shorthand = if short { args.get(at + 1).and_then(|a| file.string(*a)) } else { None };
-        let default = args.get(want - 2).map(|a| default_of(file, *a)).unwrap_or_default();
-        let help = args.get(want - 1).and_then(|a| file.string(*a)).unwrap_or_default();
+        let Some(default) = args.get(want - 2).filter(|a| plain_value(file, **a)).map(|a| default_of(file, *a)) else {
+            continue;
+        };
+        // The usage is text: `c.String("key", name, key)` is not a declaration.
+        let Some(help) = args.get(want - 1).and_then(|a| usage(file, *a)) else { continue };
         let command = receiver.split(['.', '(']).next().unwrap_or("");
-        let scopes = uses.get(command).map(|u| vec![u.clone()]).unwrap_or_default();
+        let scopes = match uses.get(command) {
+            Some(u) => vec![u.clone()],
+            None => own_binary(file).into_iter().collect(),
+        };
         out.push(Flag {
             name: format!("--{name}"),
             aliases: shorthand.filter(|s| s.len() == 1).map(|s| vec![format!("-{s}")]).unwrap_or_default(),
@@ -81,11 +87,66 @@ fn method_shape(method: &str) -> Option<(Kind, bool, bool)> {
     Some((kind, var, short))
 }
 
+/// The usage argument: a string literal, or literals joined with `+`.
+fn usage(file: &GoFile, n: Node<'_>) -> Option<String> {
+    match n.kind() {
+        "binary_expression" => {
+            let parts = children(n);
+            Some(format!("{}{}", usage(file, *parts.first()?)?, usage(file, *parts.last()?)?))
+        }
+        _ => file.string(n),
+    }
+}
+
+/// The binary a `package main` file outside the cobra commands builds:
+/// its folder's name (`cmd/bench/bench.go` → `bench`); its `flag` calls
+/// are that binary's, not the engine's.
+fn own_binary(file: &GoFile) -> Option<String> {
+    let package = children(file.root()).into_iter().find(|n| n.kind() == "package_clause")?;
+    let name = children(package).first().map(|n| file.text_of(*n))?;
+    if name != "main" {
+        return None;
+    }
+    let folder = file.path.rsplit_once('/').map(|(dir, _)| dir)?;
+    Some(folder.rsplit('/').next().unwrap_or(folder).to_string())
+}
+
+/// Flags of one name declared more than once (`--insecure` of `run`,
+/// `pull` and `push`) made one, with every scope and alias; one declared
+/// with no scope anywhere is accepted everywhere.
+pub fn merge(flags: Vec<Flag>) -> Vec<Flag> {
+    let mut out: Vec<Flag> = Vec::new();
+    for f in flags {
+        match out.iter_mut().find(|o| o.name == f.name) {
+            Some(o) => {
+                if o.scopes.is_empty() || f.scopes.is_empty() {
+                    o.scopes.clear();
+                } else {
+                    o.scopes.extend(f.scopes);
+                }
+                o.aliases.extend(f.aliases);
+                o.scopes.sort();
+                o.scopes.dedup();
+                o.aliases.sort();
+                o.aliases.dedup();
+            }
+            None => out.push(f),
+        }
+    }
+    out
+}
+
 /// A long flag's name: a letter, then letters, digits, `-`, `_` or `.`.
 fn is_flag_name(n: &str) -> bool {
     n.len() > 1
         && n.starts_with(|c: char| c.is_ascii_alphabetic())
         && n.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// A default as declarations write it: not a pointer read or taken
+/// (`*name`, `&x`), which a method given a value at run time is.
+fn plain_value(file: &GoFile, n: Node<'_>) -> bool {
+    n.kind() != "unary_expression" || file.text_of(n).starts_with(['-', '+'])
 }
 
 fn default_of(file: &GoFile, n: Node<'_>) -> String {

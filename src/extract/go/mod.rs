@@ -53,10 +53,11 @@ impl LanguageReader for GoReader {
         }
         out.env_keys = keys.into_keys();
         if !spec.go.flags.is_empty() {
+            let mut declared = Vec::new();
             for f in files(at, &spec.go.flags, &all, &mut out.warnings)? {
-                flags::flags(&f, &mut out.flags);
+                flags::flags(&f, &mut declared);
             }
-            out.flags.dedup_by(|a, b| a.name == b.name && a.scopes == b.scopes);
+            out.flags = flags::merge(declared);
         }
         if out.env_keys.is_empty() && out.flags.is_empty() {
             let all = paths(spec);
