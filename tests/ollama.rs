@@ -118,14 +118,16 @@ fn typed_constructors_give_kinds_defaults_and_doc_comments() {
             ("OLLAMA_MAX_QUEUE", "uint", "512"),
             ("OLLAMA_NOPRUNE", "bool", ""),
             ("OLLAMA_NUM_PARALLEL", "uint", "0"),
+            ("OLLAMA_RUNNERS_DIR", "", ""), // os.Getenv(runnersEnv), a const of the file
             ("OLLAMA_SCHED_SPREAD", "bool", ""), // envconfig.Bool(…) in llm/
-            ("https_proxy", "", ""),             // String("https_proxy")() in AsMap
+            ("https_proxy", "", ""),        // String("https_proxy")() in AsMap
         ]
     );
     assert_eq!(key(&c, "OLLAMA_MAX_QUEUE").help, "MaxQueue is how many requests may wait.");
     assert_eq!(key(&c, "OLLAMA_NUM_PARALLEL").help, "Parallel requests per model", "AsMap over the doc comment");
     assert_eq!(key(&c, "https_proxy").help, "HTTPS proxy");
     assert_eq!(key(&c, "OLLAMA_SCHED_SPREAD").location, "llm/server.go:17");
+    assert_eq!(key(&c, "OLLAMA_RUNNERS_DIR").location, "llm/server.go:24");
 }
 
 #[test]

@@ -37,6 +37,7 @@ pub struct Reading<'a> {
 impl Keys {
     /// Reads the keys of one file into the set.
     pub fn read(&mut self, file: &GoFile, how: &Reading<'_>) {
+        let constants = constants(file);
         for n in descendants(file.root()) {
             if n.kind() == "function_declaration" {
                 self.descriptions(file, n, how.go);
@@ -45,7 +46,13 @@ impl Keys {
             if !how.readers.iter().any(|r| GoSpec::calls(callee, r)) {
                 continue;
             }
-            let Some(key) = args.first().and_then(|a| file.string(*a)).filter(|k| is_key(k)) else { continue };
+            // The key as a literal, or a name the file binds to one
+            // (`const baseURLEnv = "OLLAMA_X"`; `Var(baseURLEnv)`).
+            let key = args.first().and_then(|a| match a.kind() {
+                "identifier" => constants.get(file.text_of(*a)).cloned(),
+                _ => file.string(*a),
+            });
+            let Some(key) = key.filter(|k| is_key(k)) else { continue };
             if !(how.prefixes.is_empty() || how.prefixes.iter().any(|p| key.starts_with(p.as_str()))) {
                 continue;
             }
@@ -161,6 +168,26 @@ fn parsed_as(file: &GoFile, read: Node<'_>, go: &GoSpec, kinds: &mut BTreeSet<St
             kinds.insert(k.clone());
         }
     }
+}
+
+/// Names the file binds to a string literal, once (`const x = "K"`, `var
+/// x = "K"`); a name bound twice is left out.
+fn constants(file: &GoFile) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut twice = BTreeSet::new();
+    for n in descendants(file.root()).into_iter().filter(|n| matches!(n.kind(), "const_spec" | "var_spec")) {
+        let names: Vec<Node<'_>> = children(n).into_iter().filter(|c| c.kind() == "identifier").collect();
+        let Some(value) = n.child_by_field_name("value").map(children) else { continue };
+        if let ([name], [v]) = (names.as_slice(), value.as_slice()) {
+            if let Some(text) = file.string(*v) {
+                if out.insert(file.text_of(*name).to_string(), text).is_some() {
+                    twice.insert(file.text_of(*name).to_string());
+                }
+            }
+        }
+    }
+    out.retain(|k, _| !twice.contains(k));
+    out
 }
 
 /// A literal default as written: a number, `true`/`false`, a string's value.
