@@ -185,5 +185,49 @@ fn a_tree_with_no_key_and_no_flag_is_refused() {
     support::build_repo(&tmp.path().join("ollama.git"), &[("v0.0.1", empty)]);
     let r = support::knobs(tmp.path(), &["sync", "--engine", "ollama", "--repo", "ollama.git", "--tag", "v0.0.1"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("no env key or flag found in the Go files of the whole tree"), "{}", r.stderr);
+    assert!(r.stderr.contains("no env key, flag or metric found in the Go files of the whole tree"), "{}", r.stderr);
+}
+
+/// A Go engine that is not Ollama, described in knobs.toml alone
+/// (`fixtures/go-engine`): an env key by `os.Getenv` parsed by `Atoi`, a
+/// flag of the `flag` package, and the Prometheus client's registrations.
+#[test]
+fn a_go_engine_described_in_knobs_toml_gives_env_keys_flags_and_metrics() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let f = support::fixtures().join("go-engine");
+    support::build_repo(&tmp.path().join("gopher.git"), &[("v1.0.0", f.join("tree"))]);
+    std::fs::copy(f.join("knobs.toml"), tmp.path().join("knobs.toml")).expect("copy knobs.toml");
+    let r = support::knobs(
+        tmp.path(),
+        &["sync", "--engine", "gopher", "--repo", "gopher.git", "--tag", "v1.0.0", "--out", "out"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(tmp.path().join("out/gopher/v1.0.0.toml")).expect("written");
+    let c: Catalog = toml::from_str(&text).expect("a catalogue");
+    assert_eq!(keys(&c), [("GOPHER_WORKERS", "int", "")]);
+    assert_eq!(flags(&c), [("--port".into(), Kind::Int, vec![], vec![])]);
+    let port = &c.flags[0];
+    assert_eq!((port.default.as_str(), port.help.as_str()), ("8080", "Port to listen on"));
+    let metrics: Vec<(&str, &str, Vec<&str>, &str)> = c
+        .metrics
+        .iter()
+        .map(|m| (m.name.as_str(), m.kind.as_str(), m.labels.iter().map(String::as_str).collect(), m.help.as_str()))
+        .collect();
+    // Namespace, subsystem and name joined as BuildFQName joins them;
+    // runtime_gc_total has another prefix, and a name known only at run
+    // time is not read.
+    assert_eq!(
+        metrics,
+        [
+            ("gopher_latency_seconds", "histogram", vec![], "Time to the last token."),
+            ("gopher_requests_total", "counter", vec!["model", "code"], "Requests answered."),
+            ("gopher_sched_queue_depth", "gauge", vec![], "Requests waiting for a slot."),
+        ]
+    );
+    let latency = &c.metrics[0];
+    assert_eq!(
+        latency.samples,
+        ["gopher_latency_seconds_bucket", "gopher_latency_seconds_sum", "gopher_latency_seconds_count"]
+    );
+    assert_eq!(c.metrics[1].location, "metrics/metrics.go:11");
 }

@@ -30,9 +30,9 @@ pub enum ExtractError {
     ValuesTooCostly { steps: usize },
     #[diagnostic(
         code(knobs::extract::nothing_read),
-        help("point [extract] sources, [extract.env] scan or the flag folders at where this tag declares them")
+        help("point [extract] sources, [extract.env] scan, the flag or the metric folders at where this tag declares them")
     )]
-    #[error("no env key or flag found in the {language} files of {paths}")]
+    #[error("no env key, flag or metric found in the {language} files of {paths}")]
     NothingRead { language: String, paths: String },
     #[error("the grammar could not be loaded: {0}")]
     Grammar(String),

@@ -1,17 +1,20 @@
 //! The Go reader behind the language seam (tree-sitter-go): env keys,
-//! flags and, for the language's seam, no metrics yet.
+//! flags and Prometheus metrics.
 //!
 //! What is read is the profile's: `[extract] sources` are the engine's env
 //! configuration package (every key its readers are called with is kept),
 //! `[extract.env] scan` the folders searched for the same reader calls
 //! (only keys with one of `[extract.env] prefixes` are kept there: a
 //! program reads `HOME` too), `[extract.go] flags` the folders whose
-//! `flag`/pflag/cobra declarations are read. `env.rs` reads env keys,
-//! `flags.rs` flags, `tree.rs` is the grammar's seam. A `_test.go` file is
+//! `flag`/pflag/cobra declarations are read, `[extract] metrics` the
+//! folders read for Prometheus registrations (none: every file naming one
+//! of `[metrics] prefixes`). `env.rs` reads env keys, `flags.rs` flags,
+//! `metrics.rs` metrics, `tree.rs` is the grammar's seam. A `_test.go` file is
 //! never read: the engine does not run it.
 
 mod env;
 mod flags;
+mod metrics;
 mod tree;
 
 use crate::catalog::profile::ExtractSpec;
@@ -59,7 +62,18 @@ impl LanguageReader for GoReader {
             }
             out.flags = flags::merge(declared);
         }
-        if out.env_keys.is_empty() && out.flags.is_empty() {
+        // Metrics: the `[extract] metrics` folders, else (when the engine
+        // has metric prefixes) every file that names one.
+        let mention = |t: &str| at.prefixes.iter().any(|p| t.contains(p.as_str()));
+        let metric_files = match (spec.metrics.is_empty(), at.prefixes.is_empty()) {
+            (false, _) => files(at, &spec.metrics, &all, &mut out.warnings)?,
+            (true, false) => files(at, &[String::new()], &mention, &mut out.warnings)?,
+            (true, true) => Vec::new(),
+        };
+        for f in &metric_files {
+            metrics::metrics(f, at.prefixes, &mut out.metrics);
+        }
+        if out.env_keys.is_empty() && out.flags.is_empty() && out.metrics.is_empty() {
             let all = paths(spec);
             let shown = if all.iter().any(|p| p.trim_matches('/').is_empty()) {
                 "the whole tree".to_string()
@@ -93,10 +107,11 @@ fn files(
 }
 
 /// Every path a reading depends on: the sources, the scanned folders, the
-/// flag folders.
+/// flag and metric folders.
 fn paths(spec: &ExtractSpec) -> Vec<String> {
     let env = spec.env.iter().flat_map(|e| e.scan.iter());
-    let mut out: Vec<String> = spec.sources.iter().chain(env).chain(&spec.go.flags).cloned().collect();
+    let mut out: Vec<String> =
+        spec.sources.iter().chain(env).chain(&spec.go.flags).chain(&spec.metrics).cloned().collect();
     out.dedup();
     out
 }
