@@ -222,6 +222,7 @@ fn a_go_engine_described_in_knobs_toml_gives_env_keys_flags_and_metrics() {
             ("gopher_latency_seconds", "histogram", vec![], "Time to the last token."),
             ("gopher_requests_total", "counter", vec!["model", "code"], "Requests answered."),
             ("gopher_sched_queue_depth", "gauge", vec![], "Requests waiting for a slot."),
+            ("gopher_uptime_seconds_total", "counter", vec![], "Seconds since the start."), // NewCounterFunc
         ]
     );
     let latency = &c.metrics[0];

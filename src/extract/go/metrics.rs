@@ -50,9 +50,12 @@ pub fn metrics(file: &GoFile, prefixes: &[String], out: &mut Vec<Metric>) {
     }
 }
 
-/// The type a constructor makes, and whether it takes labels (`…Vec`).
+/// The type a constructor makes (`NewCounter`, `NewGaugeVec`,
+/// `NewCounterFunc`), and whether it takes labels (`…Vec`).
 fn constructor(method: &str) -> Option<(MetricType, bool)> {
+    // `NewGaugeFunc(opts, f)` is a gauge whose value a function gives.
     let rest = method.strip_prefix("New")?;
+    let rest = rest.strip_suffix("Func").unwrap_or(rest);
     let (ty, vec) = match rest.strip_suffix("Vec") {
         Some(t) => (t, true),
         None => (rest, false),
