@@ -71,6 +71,10 @@ mod shapes;
 // its deployment files linted.
 mod sglang;
 mod sglang_files;
+// Ollama built in: its Go source read (env keys by reader calls, their
+// kinds, cobra flags) and its deployment files linted.
+mod ollama;
+mod ollama_files;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

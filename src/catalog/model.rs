@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// and read every older one (schema 2 added fields with empty defaults;
 /// schema 3 the engine-wide env keys, `[[env_key]]`; schema 4 a flag's
 /// `nargs` and `deprecated`, a metric's series, gate, deprecation and
-/// successor, and the `info` type).
+/// successor, the `info` type, and an env key's `kind`).
 pub const SCHEMA_VERSION: u32 = 4;
 
 /// The most flags, metrics or env keys one catalogue may hold. The largest
@@ -231,6 +231,10 @@ pub struct EnvKey {
     pub help: String,
     /// `path:line` of its declaration.
     pub location: String,
+    /// The kind of value the source parses it as (`uint`, `bool`,
+    /// `duration`; `duration|int` when either is taken), when it says one.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub kind: String,
 }
 
 /// The Prometheus type of a metric.
@@ -318,7 +322,8 @@ impl Catalog {
                     || m.deprecated.is_some()
                     || m.successor.is_some()
                     || m.kind == MetricType::Info
-            });
+            })
+            || self.env_keys.iter().any(|k| !k.kind.is_empty());
         self.schema = if schema_4 {
             4
         } else if self.env_keys.is_empty() {

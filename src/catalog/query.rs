@@ -9,8 +9,10 @@ use std::collections::HashMap;
 use super::model::{Catalog, EnvKey, Flag, Metric, MetricType};
 use super::profile::Profile;
 
+mod env_kind;
 mod value;
 
+pub use env_kind::{env_kind_phrase, env_value_fits};
 pub use value::{fits_kind, is_placeholder, judge, kind_phrase, members_list, value_parts, Verdict};
 
 /// Every spelling of every flag of a catalogue.

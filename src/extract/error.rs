@@ -28,6 +28,12 @@ pub enum ExtractError {
     )]
     #[error("settling the values the Python at this tag names took more than {steps} steps; nothing was written")]
     ValuesTooCostly { steps: usize },
+    #[diagnostic(
+        code(knobs::extract::nothing_read),
+        help("point [extract] sources, [extract.env] scan, the flag or the metric folders at where this tag declares them")
+    )]
+    #[error("no env key, flag or metric found in the {language} files of {paths}")]
+    NothingRead { language: String, paths: String },
     #[error("the grammar could not be loaded: {0}")]
     Grammar(String),
     #[error("tree-sitter could not parse {path}")]

@@ -4,11 +4,12 @@
 //! builds one tag's catalogue (what `knobs sync` writes), `history.rs`
 //! every tag's (`knobs sync --all-tags`), `error.rs` says why one fails.
 //! `lang.rs` is the seam a language's reader fills; each language is a
-//! folder (`cpp/`, `python/`) and one line of `reader_for`. Neither
+//! folder (`cpp/`, `python/`, `go/`) and one line of `reader_for`. Neither
 //! `one_tag.rs` nor `history.rs` knows which languages there are.
 
 pub mod cpp;
 mod error;
+pub mod go;
 pub mod history;
 pub mod lang;
 pub mod one_tag;
@@ -24,5 +25,6 @@ pub fn reader_for(language: Language) -> &'static dyn LanguageReader {
     match language {
         Language::Cpp => &cpp::CppReader,
         Language::Python => &python::PythonReader,
+        Language::Go => &go::GoReader,
     }
 }

@@ -28,7 +28,7 @@ pub struct ExtractSpec {
     /// old server). Every other config file's options are unscoped.
     #[serde(default)]
     pub scoped: BTreeMap<String, String>,
-    /// The language of the source: `cpp` (the default) or `python`.
+    /// The language of the source: `cpp` (the default), `python` or `go`.
     #[serde(default)]
     pub language: Language,
     /// Python: files and folders whose `.py` files are read for classes,
@@ -44,6 +44,9 @@ pub struct ExtractSpec {
     /// Python: the names of the engine's argparse helpers.
     #[serde(default)]
     pub python: PythonSpec,
+    /// Go: the engine's env helpers, parsers and flag folders.
+    #[serde(default)]
+    pub go: super::GoSpec,
 }
 
 /// The language an engine's source is read in.
@@ -53,6 +56,7 @@ pub enum Language {
     #[default]
     Cpp,
     Python,
+    Go,
 }
 
 /// A function that builds the parser of one binary (a scope): the first of

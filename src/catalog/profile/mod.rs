@@ -7,7 +7,7 @@
 //! This file holds `Profile` itself, parsing, the built-in profiles and
 //! which files a build reads; each table of a profile has a file of its
 //! own: `extract_spec.rs` (`[extract]`), `era.rs` (`[[era]]`), `argv.rs`,
-//! `env.rs`, `metrics.rs`, `scopes.rs`, `images.rs`, `commands.rs`
+//! `go_spec.rs` (`[extract.go]`), `env.rs`, `metrics.rs`, `scopes.rs`, `images.rs`, `commands.rs`
 //! (`[[command]]`, `[[renamed]]`), and `validate.rs` checks what serde
 //! cannot. `[history]` (which tags are releases) is here, with `Profile`.
 
@@ -16,6 +16,7 @@ mod commands;
 mod env;
 mod era;
 mod extract_spec;
+mod go_spec;
 mod images;
 mod metrics;
 mod scopes;
@@ -28,6 +29,7 @@ pub use commands::{CommandSpec, Invocation, Renamed};
 pub use env::EnvSpec;
 pub use era::Era;
 pub use extract_spec::{EntrySpec, EnvTableSpec, ExtractSpec, GeneratorSpec, Language, PythonSpec};
+pub use go_spec::GoSpec;
 pub use images::{ImageSpec, ImageVariant};
 pub use metrics::{separator_variants, MetricSpec};
 pub use scopes::ScopeSpec;

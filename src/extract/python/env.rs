@@ -33,7 +33,7 @@ pub fn env_keys(program: &Program<'_>, file: usize, table: &str, choice_helpers:
                 };
                 let Some(name) = literal_string(f, k) else { continue };
                 let (default, members) = reader_facts(program, gf, v, &name, choice_helpers);
-                out.push(EnvKey { name, default, members, help, location: f.location(c) });
+                out.push(EnvKey { name, default, members, help, location: f.location(c), kind: String::new() });
             }
             _ => comments.clear(),
         }
@@ -73,6 +73,7 @@ pub fn class_keys(program: &Program<'_>, file: usize, class: &str) -> Option<Vec
                     members: Vec::new(),
                     help,
                     location: f.location(a),
+                    kind: String::new(),
                 });
                 for (_, v) in &args.keywords {
                     if let Some(old) = literal_string(f, *v).filter(|k| is_key(k) && k != name) {
@@ -82,6 +83,7 @@ pub fn class_keys(program: &Program<'_>, file: usize, class: &str) -> Option<Vec
                             members: Vec::new(),
                             help: format!("read when {name} is not set"),
                             location: f.location(*v),
+                            kind: String::new(),
                         });
                     }
                 }

@@ -40,6 +40,7 @@ pub fn scan(path: &str, text: &str, readers: &[String], prefixes: &[String], out
                 members: Vec::new(),
                 help: String::new(),
                 location: format!("{path}:{line}"),
+                kind: String::new(),
             });
         }
     }

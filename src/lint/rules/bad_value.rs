@@ -3,8 +3,10 @@
 //! ## What it does
 //! Checks that the value given to a flag fits the kind the catalogue records:
 //! an integer for `int`, `auto` or an integer for `auto-or-int`, a number for
-//! `float`. Placeholders (`N`, `<n>`, `TOKENS`) and shell variables are not
-//! values and are left alone.
+//! `float`; and the value of an engine-wide env key against the kind its
+//! source parses it as (`OLLAMA_NUM_PARALLEL` an unsigned integer,
+//! `OLLAMA_KEEP_ALIVE` a duration). Placeholders (`N`, `<n>`, `TOKENS`)
+//! and shell variables are not values and are left alone.
 //!
 //! ## Why is this bad?
 //! The engine refuses the value at boot, or — worse — parses a prefix of it.
@@ -23,7 +25,7 @@
 
 use super::{swallowed, Ctx, Reads, Rule, Severity, Subject, Violation};
 use crate::catalog::model::Kind;
-use crate::catalog::query::{kind_phrase, Verdict};
+use crate::catalog::query::{env_kind_phrase, env_value_fits, kind_phrase, Verdict};
 use crate::lint::refs::{FlagSite, Ref};
 
 pub const RULE: Rule = Rule {
@@ -37,6 +39,7 @@ pub const RULE: Rule = Rule {
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     switch_given_value(s, ctx, out);
+    env_key_kind(s, ctx, out);
     let Verdict::WrongKind(bad) = &s.verdict else { return };
     let Some((flag, _, span)) = s.setting() else { return };
     // An option read as the value: swallowed-option's finding.
@@ -74,6 +77,30 @@ fn switch_given_value(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violatio
         span: v.span,
         message: format!("`{name}={text}` is refused: `{name}` is a switch and takes no value"),
         help: Some(help),
+        fix: None,
+    });
+}
+
+/// A value given to an engine-wide env key whose source parses it as a
+/// kind (`OLLAMA_NUM_PARALLEL=four`), when the parse refuses it: the engine
+/// warns and uses its default, or takes a refused bool as true.
+fn env_key_kind(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
+    let (Some(k), Ref::Env { key, value: Some(v), .. }) = (s.env_key, s.r) else { return };
+    if k.kind.is_empty() || s.env.is_some() {
+        return;
+    }
+    // Quotes and spaces around the value are trimmed by the readers that trim.
+    let Some(text) = v.text.as_deref().map(str::trim).filter(|t| !t.is_empty() && !t.contains('$')) else {
+        return;
+    };
+    if env_value_fits(&k.kind, text) || !k.members.is_empty() {
+        return;
+    }
+    out.push(Violation {
+        rule: &RULE,
+        span: v.span,
+        message: format!("`{text}` is not a valid value for `{key}`"),
+        help: Some(format!("`{key}` takes {} in {} ({})", env_kind_phrase(&k.kind), ctx.build(), k.location)),
         fix: None,
     });
 }

@@ -1,0 +1,82 @@
+//! Ollama built in (issue 33), the lint half: files that run Ollama in the
+//! shapes operators write them (`fixtures/ollama/deploy`: a Compose file
+//! pinned by its `ollama/ollama` image, a Kubernetes Deployment pinned by
+//! an older image, a systemd unit with `Environment=` lines and an env
+//! file) with planted defects, judged against the hand-written catalogues
+//! of `fixtures/ollama/catalog` (v0.3.14, v0.5.7: env keys and no flag)
+//! through `fixtures/ollama/knobs.toml`. Every expected finding was written
+//! from Ollama's envconfig before knobs was run on the files; the traps (a
+//! negative keep-alive, which Ollama reads as whole seconds; keys of other
+//! programs) must stay silent.
+
+use crate::support::{self, run_in};
+
+fn found(out: &str) -> Vec<(String, usize, String)> {
+    out.lines()
+        .filter_map(|l| {
+            let mut parts = l.splitn(4, ':');
+            let file = parts.next()?.to_string();
+            let line = parts.next()?.parse().ok()?;
+            let _col = parts.next()?;
+            let code = parts.next()?.split_whitespace().next()?.to_string();
+            Some((file, line, code))
+        })
+        .collect()
+}
+
+#[test]
+fn planted_defects_are_found_and_traps_are_not() {
+    let r = run_in(&support::root(), &["lint", "--format", "short", "fixtures/ollama/deploy"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let want: Vec<(String, usize, String)> = [
+        // Compose, pinned by ollama/ollama:0.5.7.
+        ("compose/compose.yaml", 10, "KNB003"), // four: Uint parses an unsigned integer
+        // 11: 24h is a duration.
+        ("compose/compose.yaml", 12, "KNB006"), // one letter from OLLAMA_FLASH_ATTENTION
+        // 13: OLLAMA_KV_CACHE_TYPE is read from v0.5.x; 15: NVIDIA_VISIBLE_DEVICES is the runtime's.
+        // An env file, judged against the newest catalogue.
+        ("env/ollama.env", 2, "KNB006"), // OLLAMA_KEEPALIVE: the key has an underscore
+        ("env/ollama.env", 5, "KNB003"), // `on` is no word strconv.ParseBool takes
+        // Kubernetes, pinned by ollama/ollama:0.3.14.
+        ("k8s/deployment.yaml", 22, "KNB003"), // "5 minutes" is neither a duration nor seconds
+        ("k8s/deployment.yaml", 24, "KNB003"), // -1 for an unsigned integer
+        ("k8s/deployment.yaml", 25, "KNB007"), // OLLAMA_KV_CACHE_TYPE: v0.5.7's, not v0.3.14's
+        ("k8s/deployment.yaml", 29, "KNB006"), // OLLAMA_NUM_PARALEL
+        // A systemd unit running `ollama serve`, the newest catalogue.
+        ("systemd/ollama.service", 12, "KNB006"), // OLLAMA_ORIGIN: the key is OLLAMA_ORIGINS
+        ("systemd/ollama.service", 13, "KNB003"), // yes: not a ParseBool word
+                                                  // 14: -1 is whole seconds (forever); 15: 1 is a bool.
+    ]
+    .iter()
+    .map(|(f, l, c)| (format!("fixtures/ollama/deploy/{f}"), *l, c.to_string()))
+    .collect();
+    assert_eq!(found(&r.stdout), want, "{}", r.stdout);
+}
+
+#[test]
+fn messages_name_the_kind_and_the_key_meant() {
+    let r = run_in(&support::root(), &["lint", "--format", "json", "fixtures/ollama/deploy"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let findings = v["findings"].as_array().expect("findings");
+    let at = |file: &str, line: u64| {
+        findings
+            .iter()
+            .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with(file)) && f["line"] == line)
+            .unwrap_or_else(|| panic!("no finding at {file}:{line}: {}", r.stdout))
+    };
+    let message = |f: &serde_json::Value| f["message"].as_str().unwrap_or("").to_string();
+    let help = |f: &serde_json::Value| f["help"].as_str().unwrap_or("").to_string();
+    let num = at("compose/compose.yaml", 10);
+    assert_eq!(message(num), "`four` is not a valid value for `OLLAMA_NUM_PARALLEL`");
+    assert_eq!(help(num), "`OLLAMA_NUM_PARALLEL` takes an unsigned integer in ollama v0.5.7 (envconfig/config.go:202)");
+    let keep = at("k8s/deployment.yaml", 22);
+    assert_eq!(message(keep), "`5 minutes` is not a valid value for `OLLAMA_KEEP_ALIVE`");
+    assert_eq!(
+        help(keep),
+        "`OLLAMA_KEEP_ALIVE` takes a duration (such as 5m or 1h30m) or an integer in ollama v0.3.14 (envconfig/config.go:100)"
+    );
+    assert_eq!(message(at("compose/compose.yaml", 12)), "`OLLAMA_FLASH_ATENTION` is not an env key of ollama v0.5.7");
+    assert_eq!(help(at("compose/compose.yaml", 12)), "did you mean `OLLAMA_FLASH_ATTENTION`?");
+    assert_eq!(help(at("systemd/ollama.service", 12)), "did you mean `OLLAMA_ORIGINS`?");
+    assert_eq!(help(at("env/ollama.env", 2)), "did you mean `OLLAMA_KEEP_ALIVE`?");
+}
