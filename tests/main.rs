@@ -71,6 +71,9 @@ mod shapes;
 // its deployment files linted.
 mod sglang;
 mod sglang_files;
+// text-generation-inference built in: the Rust reader on clap derive
+// launchers of three eras, and its deployment files linted.
+mod tgi;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

@@ -13,6 +13,7 @@ pub mod history;
 pub mod lang;
 pub mod one_tag;
 pub mod python;
+pub mod rust;
 
 use crate::catalog::profile::Language;
 
@@ -24,5 +25,6 @@ pub fn reader_for(language: Language) -> &'static dyn LanguageReader {
     match language {
         Language::Cpp => &cpp::CppReader,
         Language::Python => &python::PythonReader,
+        Language::Rust => &rust::RustReader,
     }
 }

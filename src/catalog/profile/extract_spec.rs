@@ -53,6 +53,7 @@ pub enum Language {
     #[default]
     Cpp,
     Python,
+    Rust,
 }
 
 /// A function that builds the parser of one binary (a scope): the first of
