@@ -179,3 +179,97 @@ fn a_struct_the_tag_lacks_is_a_named_error() {
     );
     assert!(!tmp.path().join("catalog/tgi/v0.1.0.toml").exists());
 }
+
+/// Copies a folder of the work tree into `to`, recursively.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read fixture dir") {
+        let p = e.expect("entry").path();
+        let dest = to.join(p.file_name().expect("name"));
+        if p.is_dir() {
+            copy_dir(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).expect("copy");
+        }
+    }
+}
+
+/// A project that runs TGI: the deploy files, the three catalogues synced
+/// from the fixture launchers, and a knobs.toml that pins the engine.
+fn project(dir: &Path) {
+    repo(dir);
+    for tag in ["v0.6.0", "v1.0.0", "v3.0.0"] {
+        sync(dir, tag);
+    }
+    copy_dir(&support::fixtures().join("tgi/deploy"), &dir.join("deploy"));
+    std::fs::write(dir.join("knobs.toml"), "[pin]\nengine = \"tgi\"\n\n[catalog]\ndir = \"catalog\"\n").expect("write");
+}
+
+/// (file, line, code, message, help) of each finding.
+fn findings(out: &str) -> Vec<(String, u64, String, String, String)> {
+    let v: serde_json::Value = serde_json::from_str(out).expect("json");
+    let s = |f: &serde_json::Value, k: &str| f[k].as_str().unwrap_or("").to_string();
+    v["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (s(f, "path"), f["line"].as_u64().unwrap_or(0), s(f, "code"), s(f, "message"), s(f, "help")))
+        .collect()
+}
+
+/// Every expected finding was written from the fixture launchers before
+/// knobs was run; the traps (another image's keys and arguments, a value
+/// that is a member, a value after an unknown option) must stay silent.
+#[test]
+fn files_that_run_tgi_are_judged_by_the_launchers_options() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    project(tmp.path());
+    let r = support::knobs(tmp.path(), &["lint", "--format", "json", "deploy"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let got = findings(&r.stdout);
+    let view: Vec<(&str, u64, &str)> = got.iter().map(|(f, l, c, _, _)| (f.as_str(), *l, c.as_str())).collect();
+    assert_eq!(
+        view,
+        [
+            // Compose, pinned to v3.0.0 by its image: the command is the launcher's.
+            ("deploy/compose/compose.yaml", 5, "KNB002"), // --quantize bogus
+            ("deploy/compose/compose.yaml", 8, "KNB002"), // USAGE_STATS=none
+            ("deploy/compose/compose.yaml", 9, "KNB006"), // MAX_INPUT_TOKEN, one letter short
+            // 10: KV_CACHE_DTYPE=fp8_e5m2 is a member. 16-19: redis's PORT and QUANTIZE are redis's.
+            // Kubernetes, pinned to v1.0.0.
+            ("deploy/k8s/deployment.yaml", 22, "KNB002"), // --dtype float32
+            ("deploy/k8s/deployment.yaml", 23, "KNB001"), // --max-input-lenght
+            // 25-28: `--sharded true` (Option<bool>) and a comma list of ints.
+            ("deploy/k8s/deployment.yaml", 33, "KNB002"), // ROPE_SCALING=yarn
+            // `docker run IMAGE ARGS`: the args and `-e` keys are the launcher's.
+            ("deploy/script/docker.sh", 7, "KNB002"), // KV_CACHE_DTYPE=fp8
+            ("deploy/script/docker.sh", 9, "KNB001"), // --max-input-tokns
+            // The launcher on the host, judged against the newest catalogue.
+            ("deploy/script/serve.sh", 6, "KNB003"), // --port eighty
+            ("deploy/script/serve.sh", 7, "KNB003"), // a value given to a switch
+            ("deploy/script/serve.sh", 9, "KNB001"), // --max-concurent-requests
+            // 10: `-g 30`, the short of --graceful-termination-timeout.
+            ("deploy/script/tgi.env", 3, "KNB006"), // KV_CACHE_DTYP
+        ]
+    );
+    let at = |file: &str, line: u64| {
+        got.iter().find(|g| g.0.ends_with(file) && g.1 == line).unwrap_or_else(|| panic!("{file}:{line}"))
+    };
+    assert_eq!(at("compose.yaml", 5).3, "`bogus` is not a member of `--quantize`");
+    assert!(at("compose.yaml", 5).4.starts_with("tgi v3.0.0 accepts `awq`, `compressed-tensors`, `exl2`, `fp8`"));
+    assert_eq!(at("compose.yaml", 8).3, "`none` is not a member of `USAGE_STATS` (`--usage-stats`)");
+    assert_eq!(at("compose.yaml", 9).4, "did you mean `MAX_INPUT_TOKENS` (`--max-input-tokens`)?");
+    assert_eq!(at("deployment.yaml", 23).3, "`--max-input-lenght` is not a flag of tgi v1.0.0");
+    assert_eq!(at("deployment.yaml", 23).4, "did you mean `--max-input-length`?");
+    assert!(at("deployment.yaml", 33).4.starts_with("tgi v1.0.0 accepts `linear`, `dynamic`"));
+    assert_eq!(at("serve.sh", 6).4, "`--port` takes an integer (int)");
+}
+
+/// The built-in profile says which files run TGI: its images and binary.
+#[test]
+fn the_profile_names_the_launcher_and_its_images() {
+    let p = knobs::catalog::profile::builtin("tgi").expect("tgi is built in");
+    assert_eq!(p.extract.entries[0].functions, ["Args"]);
+    assert_eq!(p.images.names, ["text-generation-inference"]);
+    assert!(p.commands.iter().any(|c| c.name == "text-generation-launcher"));
+}
