@@ -272,7 +272,7 @@ impl Field<'_> {
     /// `default_value = ".."`, or `default_value_t`'s expression: a literal
     /// as written, an enum's variant as its member.
     fn default(&self, decls: &Decls<'_>, inner: &str) -> String {
-        if let Some(v) = self.value("default_value").or_else(|| self.value("default_missing_value")) {
+        if let Some(v) = self.value("default_value") {
             return v.string().map_or_else(|| v.text.clone(), String::from);
         }
         if let Some(v) = self.value("default_values") {

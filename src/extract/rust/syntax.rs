@@ -26,6 +26,9 @@ pub struct Value {
     pub char: Option<char>,
     /// The value is one string literal alone.
     pub single: bool,
+    /// The arguments inside, when the value is a call's parentheses
+    /// (`derive(Clone, ValueEnum)` within `cfg_attr`).
+    pub nested: Vec<Arg>,
 }
 
 impl Value {
@@ -144,7 +147,7 @@ impl Src<'_> {
                 let mut cursor = n.walk();
                 let attr = n.named_children(&mut cursor).find(|c| c.kind() == "attribute");
                 if let Some(a) = attr.and_then(|a| self.attr(a)) {
-                    leading.attrs.push(a);
+                    leading.attrs.extend(cfg_attr(a));
                 }
             }
             "line_comment" => {
@@ -195,7 +198,11 @@ impl Src<'_> {
         }
         let value = match seg.get(i) {
             Some(n) if n.kind() == "=" => Some(self.value(&seg[i + 1..])),
-            Some(n) if n.kind() == "token_tree" => Some(self.value(&inner(*n))),
+            Some(n) if n.kind() == "token_tree" => {
+                let mut v = self.value(&inner(*n));
+                v.nested = segments(*n).iter().filter_map(|seg| self.arg(seg)).collect();
+                Some(v)
+            }
             _ => None,
         };
         Some(Arg { key, value })
@@ -250,6 +257,16 @@ impl Src<'_> {
         }
         Some(Item { name, is_enum, leading, fields, path: self.path.to_string(), line: n.start_position().row + 1 })
     }
+}
+
+/// An attribute, or for `#[cfg_attr(feature = "clap", derive(ValueEnum),
+/// value(name = "x"))]` the attributes it applies under its condition (the
+/// condition taken as met: a build that serves the options has the feature).
+fn cfg_attr(a: Attr) -> Vec<Attr> {
+    if a.path != "cfg_attr" {
+        return vec![a];
+    }
+    a.args.into_iter().skip(1).filter_map(|arg| Some(Attr { path: arg.key, args: arg.value?.nested })).collect()
 }
 
 /// The tokens of a token tree without its brackets.
@@ -356,5 +373,18 @@ mod tests {
         let rename =
             e.fields[1].leading.args(&["clap"]).next().and_then(|a| a.value.as_ref()?.string().map(String::from));
         assert_eq!(rename.as_deref(), Some("bfloat16"));
+    }
+
+    #[test]
+    fn cfg_attr_applies_what_it_wraps() {
+        let src = "#[cfg_attr(feature = \"clap\", derive(Clone, ValueEnum))]\n#[derive(Debug)]\npub enum Pool {\n    Cls,\n    #[cfg_attr(feature = \"clap\", value(name = \"splade\"))]\n    Splade,\n}\n";
+        let items = items("m.rs", src).expect("parsed");
+        assert_eq!(items[0].leading.derives(), ["Clone", "ValueEnum", "Debug"]);
+        let rename = items[0].fields[1]
+            .leading
+            .args(&["value"])
+            .next()
+            .and_then(|a| a.value.as_ref()?.string().map(String::from));
+        assert_eq!(rename.as_deref(), Some("splade"));
     }
 }
