@@ -101,8 +101,7 @@ pub fn struct_flags(item: &Item, decls: &Decls<'_>, depth: usize, out: &mut Vec<
 pub fn peel(ty: &str) -> (Vec<&str>, &str) {
     let mut wrappers = Vec::new();
     let mut t = ty.trim();
-    loop {
-        let Some((head, rest)) = t.split_once('<') else { break };
+    while let Some((head, rest)) = t.split_once('<') {
         let head = head.rsplit("::").next().unwrap_or(head);
         match (head, rest.strip_suffix('>')) {
             ("Option" | "Vec", Some(inner)) => {
@@ -318,6 +317,9 @@ mod tests {
     use super::*;
     use crate::extract::rust::syntax::items;
 
+    /// Name, kind, aliases, default, env keys, members.
+    type View<'a> = (&'a str, Kind, Vec<&'a str>, &'a str, Vec<&'a str>, Vec<&'a str>);
+
     fn flags(src: &str) -> (Vec<Flag>, Vec<String>) {
         let items = items("launcher/src/main.rs", src).expect("parsed");
         let decls = Decls { items: &items };
@@ -374,7 +376,7 @@ struct Args {
 "#;
         let (f, warnings) = flags(src);
         assert!(warnings.is_empty());
-        let view: Vec<(&str, Kind, Vec<&str>, &str, Vec<&str>, Vec<&str>)> = f
+        let view: Vec<View<'_>> = f
             .iter()
             .map(|f| {
                 (
