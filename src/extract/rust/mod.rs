@@ -93,3 +93,50 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec) -> Result<Extra
     extracted.flags = flags.into_values().collect();
     Ok(extracted)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::profile::EntrySpec;
+
+    fn entry(scope: &str, name: &str) -> EntrySpec {
+        EntrySpec { scope: scope.to_string(), file: "src/main.rs".to_string(), functions: vec![name.to_string()] }
+    }
+
+    /// Each entry's struct gives its scope's options; an option two structs
+    /// declare is in both scopes; a struct missing or declaring nothing is
+    /// said, never a silent success.
+    #[test]
+    fn each_entry_is_a_scope_and_a_lost_one_is_said() {
+        let src = "#[derive(Parser)]\nstruct Serve {\n    #[arg(long)]\n    port: u16,\n    #[arg(long)]\n    model: String,\n}\n#[derive(Parser)]\nstruct Bench {\n    #[arg(long)]\n    port: u16,\n}\n#[derive(Parser)]\nstruct Empty {\n    model: String,\n}\n";
+        let spec = ExtractSpec {
+            language: crate::catalog::profile::Language::Rust,
+            entries: vec![
+                entry("serve", "Serve"),
+                entry("bench", "Bench"),
+                entry("gone", "Gone"),
+                entry("empty", "Empty"),
+            ],
+            ..ExtractSpec::default()
+        };
+        let read = extract(vec![("src/main.rs".to_string(), src.to_string())], &spec).expect("read");
+        let scopes: Vec<(&str, Vec<&str>)> =
+            read.flags.iter().map(|f| (f.name.as_str(), f.scopes.iter().map(String::as_str).collect())).collect();
+        assert_eq!(scopes, [("--model", vec!["serve"]), ("--port", vec!["serve", "bench"])]);
+        assert_eq!(
+            read.warnings,
+            [
+                "scope gone: none of the structs Gone is declared in src/main.rs",
+                "scope empty: struct Empty in src/main.rs declares no option at this tag; the scope has none in the catalogue",
+            ]
+        );
+        let none = ExtractSpec { entries: vec![entry("gone", "Gone")], ..spec };
+        let err = extract(vec![("src/main.rs".to_string(), src.to_string())], &none).err().map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some(
+                "no options found: no [[extract.entry]] function (struct Gone in src/main.rs) declares one at this tag"
+            )
+        );
+    }
+}
