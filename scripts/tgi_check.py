@@ -245,6 +245,23 @@ def docs(text):
     return out
 
 
+def own_keys(git_dir, tag, options):
+    """The keys the launcher's files read with `env::var("KEY")` or
+    `env::var_os("KEY")` (outside `//` comments), less its options' own."""
+    listed = subprocess.run(
+        ["git", "--git-dir", git_dir, "ls-tree", "-r", "--name-only", tag, "launcher/src/"],
+        capture_output=True,
+        text=True,
+    ).stdout.split()
+    option_keys = {v[2] for v in options.values() if v[2]}
+    keys = set()
+    for path in (p for p in listed if p.endswith(".rs")):
+        for line in (show(git_dir, tag, path) or "").split("\n"):
+            code = line.split("//")[0]
+            keys.update(re.findall(r"env::var(?:_os)?\(\s*\"([A-Z0-9_]+)\"", code))
+    return keys - option_keys
+
+
 def catalogue(path):
     with open(path, "rb") as f:
         c = tomllib.load(f)
@@ -253,7 +270,7 @@ def catalogue(path):
         short = next((a for a in f.get("aliases", []) if re.match(r"^-[^-]$", a)), None)
         env = (f.get("env") or [None])[0]
         out[f["name"]] = (f["kind"], tuple(f.get("members", [])), env, short, f.get("default", ""))
-    return out
+    return out, {k["name"] for k in c.get("env_key", [])}
 
 
 def main():
@@ -262,8 +279,8 @@ def main():
         return 2
     git_dir, cat_dir, tags = sys.argv[1], sys.argv[2], sys.argv[3:]
     bad = False
-    print("| tag | options | exact | kinds | members | env keys | knobs-only | docs |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| tag | options | exact | kinds | members | env keys | knobs-only | docs | own env keys |")
+    print("|---|---|---|---|---|---|---|---|---|")
     notes = []
     for tag in tags:
         text = show(git_dir, tag, PATH)
@@ -273,7 +290,7 @@ def main():
             bad = True
             continue
         try:
-            got = catalogue(f"{cat_dir}/tgi/{tag}.toml")
+            got, got_keys = catalogue(f"{cat_dir}/tgi/{tag}.toml")
         except FileNotFoundError:
             print(f"| {tag} | {len(truth)} | no catalogue | | | | |")
             bad = True
@@ -311,9 +328,14 @@ def main():
             same = f"{agree}/{len(help_text)}"
             bad |= agree != len(help_text) or len(help_text) != len(seen)
             notes.extend(f"{tag}: {k} docs {v} knobs {seen.get(k)}" for k, v in help_text.items() if seen.get(k) != v)
+        keys = own_keys(git_dir, tag, truth)
+        bad |= keys != got_keys
+        notes.extend(f"{tag}: env key {k} missing from the catalogue" for k in sorted(keys - got_keys))
+        notes.extend(f"{tag}: env key {k} only in the catalogue" for k in sorted(got_keys - keys))
         print(
             f"| {tag} | {n} | {exact} ({100 * exact / n:.0f} %) | {kinds}/{n} | {members}/{enum_count}"
-            f" | {envs}/{env_count} | {len(extra)} | {same} |"
+            f" | {envs}/{env_count} | {len(extra)} | {same} | {len(keys & got_keys)}/{len(keys)}"
+            f" (+{len(got_keys - keys)}) |"
         )
     for note in notes:
         print(note)

@@ -82,6 +82,8 @@ fn the_first_era_reads_clap_fields_and_their_env_keys() {
     assert_eq!(port.scopes, ["launcher"]);
     // No doc comment: no help.
     assert_eq!(port.help, "");
+    // main() reads no key of its own.
+    assert!(c.env_keys.is_empty());
 }
 
 #[test]
@@ -157,6 +159,10 @@ fn the_newer_spellings_and_flattened_structs_are_read() {
         ]
     );
     assert_eq!(flag(&c, "--enable-prefill-logprobs").location, "launcher/src/serving.rs:12");
+    // The keys main() reads with `env::var`/`env::var_os` (profile
+    // `[extract.env] readers`); `PORT`, read again there, is the option's.
+    let keys: Vec<(&str, &str)> = c.env_keys.iter().map(|k| (k.name.as_str(), k.location.as_str())).collect();
+    assert_eq!(keys, [("CUDA_VISIBLE_DEVICES", "launcher/src/main.rs:83"), ("HF_TOKEN", "launcher/src/main.rs:82")]);
 }
 
 #[test]

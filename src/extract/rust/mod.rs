@@ -4,8 +4,9 @@
 //! never compiled. The profile's `[[extract.entry]]` names, per scope, the
 //! file and the struct (`functions = ["Args"]`); `sources` names more files
 //! or folders read for the enums and flattened structs it uses. Each
-//! option's env key (`env`) is on its flag. Only this folder knows
-//! tree-sitter-rust.
+//! option's env key (`env`) is on its flag; `[extract.env] scan` folders
+//! give the keys the engine reads for itself (`readers`: `env::var`).
+//! Only this folder knows tree-sitter-rust.
 //!
 //! `syntax.rs` is the grammar seam (structs, enums, their attributes and
 //! doc comments as owned values), `case.rs` clap's renaming, `field.rs` a
@@ -18,8 +19,8 @@ mod syntax;
 
 use std::collections::BTreeMap;
 
-use crate::catalog::model::Flag;
-use crate::catalog::profile::ExtractSpec;
+use crate::catalog::model::{EnvKey, Flag};
+use crate::catalog::profile::{EnvTableSpec, ExtractSpec};
 
 use super::lang::Extracted;
 use super::ExtractError;
@@ -30,6 +31,7 @@ pub use reader::RustReader;
 pub fn paths(spec: &ExtractSpec) -> Vec<String> {
     let mut out: Vec<String> = spec.sources.clone();
     out.extend(spec.entries.iter().map(|e| e.file.clone()));
+    out.extend(spec.env.iter().flat_map(|e| e.scan.iter().cloned()));
     out.sort();
     out.dedup();
     let folders: Vec<String> = out.iter().filter(|p| p.ends_with('/')).cloned().collect();
@@ -91,7 +93,35 @@ pub fn extract(files: Vec<(String, String)>, spec: &ExtractSpec) -> Result<Extra
         return Err(ExtractError::NoOptions { functions: structs.join(", ") });
     }
     extracted.flags = flags.into_values().collect();
+    if let Some(env) = &spec.env {
+        extracted.env_keys = env_keys(&files, env, &extracted.flags)?;
+    }
     Ok(extracted)
+}
+
+/// The env keys the scanned files read for themselves (`env::var("KEY")`),
+/// each once, with `prefixes` if the profile gives any; an option's own
+/// key is the option's, not listed again.
+fn env_keys(files: &[(String, String)], env: &EnvTableSpec, flags: &[Flag]) -> Result<Vec<EnvKey>, ExtractError> {
+    let mut keys: Vec<EnvKey> = Vec::new();
+    for (path, text) in files.iter().filter(|(p, _)| env.scan.iter().any(|s| p.starts_with(s.as_str()))) {
+        for (name, line) in syntax::env_reads(path, text, &env.readers)? {
+            let shaped =
+                !name.is_empty() && name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+            let prefixed = env.prefixes.is_empty() || env.prefixes.iter().any(|p| name.starts_with(p.as_str()));
+            let own = flags.iter().any(|f| f.env.contains(&name));
+            if shaped && prefixed && !own && !keys.iter().any(|k| k.name == name) {
+                keys.push(EnvKey {
+                    name,
+                    default: String::new(),
+                    members: Vec::new(),
+                    help: String::new(),
+                    location: format!("{path}:{line}"),
+                });
+            }
+        }
+    }
+    Ok(keys)
 }
 
 #[cfg(test)]

@@ -105,6 +105,30 @@ pub fn items(path: &str, text: &str) -> Result<Vec<Item>, ExtractError> {
     Ok(out)
 }
 
+/// The literal keys `readers` (`env::var`, matched as the call's path or
+/// its last segments: `std::env::var`) are called with in `text`, with
+/// their lines, in order. A key built at run time is not a literal and is
+/// not read; a call in a comment is no call.
+pub fn env_reads(path: &str, text: &str, readers: &[String]) -> Result<Vec<(String, usize)>, ExtractError> {
+    let mut parser = Parser::new();
+    parser.set_language(&tree_sitter_rust::LANGUAGE.into()).map_err(|e| ExtractError::Grammar(e.to_string()))?;
+    let tree = parser.parse(text, None).ok_or_else(|| ExtractError::Parse { path: path.to_string() })?;
+    let src = Src { path, text };
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "call_expression" {
+            if let Some(key) = src.env_read(n, readers) {
+                out.push((key, n.start_position().row + 1));
+            }
+        }
+        let mut cursor = n.walk();
+        let children: Vec<Node<'_>> = n.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    Ok(out)
+}
+
 struct Src<'a> {
     path: &'a str,
     text: &'a str,
@@ -113,6 +137,17 @@ struct Src<'a> {
 impl Src<'_> {
     fn text_of(&self, n: Node<'_>) -> &str {
         self.text.get(n.byte_range()).unwrap_or("")
+    }
+
+    fn env_read(&self, call: Node<'_>, readers: &[String]) -> Option<String> {
+        let function: String = self.text_of(call.child_by_field_name("function")?).split_whitespace().collect();
+        let named = readers.iter().any(|r| function == *r || function.ends_with(&format!("::{r}")));
+        if !named {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        let first = args.named_child(0)?;
+        (first.kind() == "string_literal").then(|| unquote(self.text_of(first)))
     }
 
     /// The items of a file or a module's body.
@@ -386,5 +421,13 @@ mod tests {
             .next()
             .and_then(|a| a.value.as_ref()?.string().map(String::from));
         assert_eq!(rename.as_deref(), Some("splade"));
+    }
+
+    #[test]
+    fn env_reads_are_literal_calls_of_the_readers() {
+        let src = "use std::env;\nfn f() {\n    let a = env::var(\"HF_TOKEN\");\n    // env::var(\"IN_A_COMMENT\")\n    let b = std::env::var_os(\"CUDA_VISIBLE_DEVICES\");\n    let c = env::var(format!(\"{}_X\", p));\n    let d = myenv::var(\"NOT_THIS\");\n}\n";
+        let readers = ["env::var".to_string(), "env::var_os".to_string()];
+        let got = env_reads("m.rs", src, &readers).expect("parsed");
+        assert_eq!(got, [("HF_TOKEN".to_string(), 3), ("CUDA_VISIBLE_DEVICES".to_string(), 5)]);
     }
 }
