@@ -31,15 +31,19 @@ pub struct Decls<'a> {
 }
 
 impl<'a> Decls<'a> {
-    fn named(&self, name: &str, is_enum: bool) -> Option<&'a Item> {
-        self.items.iter().find(|i| i.name == name && i.is_enum == is_enum)
+    /// The item called `name`: the one declared in the file `near` if any
+    /// (two crates may each have a `Dtype`), else the first read.
+    fn named(&self, name: &str, is_enum: bool, near: &str) -> Option<&'a Item> {
+        let mut found = self.items.iter().filter(|i| i.name == name && i.is_enum == is_enum);
+        let first = found.clone().next();
+        found.find(|i| i.path == near).or(first)
     }
 
     /// The accepted values of a `ValueEnum` enum: each variant's name in
     /// the enum's `rename_all` (kebab-case unless said) or its `name`, and
     /// its aliases; `skip`ped variants left out.
-    fn members(&self, ty: &str) -> Option<(Vec<String>, String)> {
-        let item = self.named(ty, true)?;
+    fn members(&self, ty: &str, near: &str) -> Option<(Vec<String>, String)> {
+        let item = self.named(ty, true, near)?;
         if !item.leading.derives().iter().any(|d| ENUM_DERIVES.contains(&d.as_str())) {
             return None;
         }
@@ -80,7 +84,7 @@ pub fn struct_flags(item: &Item, decls: &Decls<'_>, depth: usize, out: &mut Vec<
         }
         if has("flatten") {
             let ty = peel(&field.ty).1;
-            match decls.named(ty, false) {
+            match decls.named(ty, false, &item.path) {
                 Some(inner) if depth < MAX_DEPTH => struct_flags(inner, decls, depth + 1, out, warnings),
                 _ => warnings.push(format!(
                     "{}:{}: `{}` flattens `{ty}`, which is not a struct of the files read; its options are not in the catalogue",
@@ -217,7 +221,7 @@ impl Field<'_> {
             flag.kind = Kind::Enum;
             flag.members = listed;
             flag.members_from = Some(closed(location));
-        } else if let Some((members, at)) = decls.members(inner) {
+        } else if let Some((members, at)) = decls.members(inner, self.path) {
             flag.kind = Kind::Enum;
             flag.members = members;
             flag.members_from = Some(closed(at));
@@ -282,12 +286,12 @@ impl Field<'_> {
             return s.clone();
         }
         if let Some((ty, variant)) = v.text.rsplit_once("::") {
-            if ty.rsplit("::").next() == Some(inner) && decls.members(inner).is_some() {
+            if ty.rsplit("::").next() == Some(inner) && decls.members(inner, self.path).is_some() {
                 let rule = decls
-                    .named(inner, true)
+                    .named(inner, true, self.path)
                     .and_then(|e| string_of(e.leading.args(VARIANT_ATTRS), "rename_all"))
                     .unwrap_or_else(|| "kebab-case".to_string());
-                let renamed = decls.named(inner, true).and_then(|e| {
+                let renamed = decls.named(inner, true, self.path).and_then(|e| {
                     let v = e.fields.iter().find(|f| f.name == variant)?;
                     string_of(v.leading.args(VARIANT_ATTRS), "name")
                 });
@@ -323,7 +327,7 @@ mod tests {
     fn flags(src: &str) -> (Vec<Flag>, Vec<String>) {
         let items = items("launcher/src/main.rs", src).expect("parsed");
         let decls = Decls { items: &items };
-        let args = decls.named("Args", false).expect("Args");
+        let args = decls.named("Args", false, "launcher/src/main.rs").expect("Args");
         let (mut out, mut warnings) = (Vec::new(), Vec::new());
         struct_flags(args, &decls, 0, &mut out, &mut warnings);
         (out, warnings)
@@ -436,6 +440,18 @@ struct Args {
             warnings,
             ["launcher/src/main.rs:11: `gone` flattens `Missing`, which is not a struct of the files read; its options are not in the catalogue"]
         );
+    }
+
+    #[test]
+    fn an_enum_in_the_structs_own_file_wins() {
+        let mut all = items("other/src/lib.rs", "#[derive(ValueEnum)]\nenum Dtype {\n    Int8,\n}\n").expect("parsed");
+        let main = "#[derive(ValueEnum)]\nenum Dtype {\n    Float16,\n}\n#[derive(Parser)]\nstruct Args {\n    #[arg(long)]\n    dtype: Dtype,\n}\n";
+        all.extend(items("launcher/src/main.rs", main).expect("parsed"));
+        let decls = Decls { items: &all };
+        let args = decls.named("Args", false, "launcher/src/main.rs").expect("Args");
+        let (mut out, mut warnings) = (Vec::new(), Vec::new());
+        struct_flags(args, &decls, 0, &mut out, &mut warnings);
+        assert_eq!(out[0].members, ["float16"]);
     }
 
     #[test]
