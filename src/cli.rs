@@ -19,7 +19,7 @@ pub struct Cli {
     /// Say more (lint: the catalogue each file was judged against, and the files passed over)
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
-    /// The engine: a built-in profile (radiance, llama.cpp, vllm, sglang, ollama) or one in knobs.toml [default: knobs.toml `[pin] engine`, else radiance]
+    /// The engine: a built-in profile (radiance, llama.cpp, vllm, sglang, ollama, tgi) or one in knobs.toml [default: knobs.toml `[pin] engine`, else radiance]
     #[arg(long, global = true, value_name = "NAME")]
     pub engine: Option<String>,
     /// Read this knobs.toml instead of searching upward for one

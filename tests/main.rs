@@ -75,6 +75,9 @@ mod sglang_files;
 // kinds, cobra flags) and its deployment files linted.
 mod ollama;
 mod ollama_files;
+// text-generation-inference built in: the Rust reader on clap derive
+// launchers of three eras, and its deployment files linted.
+mod tgi;
 // The real-world corpus (fixtures/real-world): every file listed with its
 // shape, every expected defect on its line; scripts/real-world.sh scores it.
 mod real_world;

@@ -14,6 +14,7 @@ pub mod history;
 pub mod lang;
 pub mod one_tag;
 pub mod python;
+pub mod rust;
 
 use crate::catalog::profile::Language;
 
@@ -26,5 +27,6 @@ pub fn reader_for(language: Language) -> &'static dyn LanguageReader {
         Language::Cpp => &cpp::CppReader,
         Language::Python => &python::PythonReader,
         Language::Go => &go::GoReader,
+        Language::Rust => &rust::RustReader,
     }
 }

@@ -28,14 +28,16 @@ pub struct ExtractSpec {
     /// old server). Every other config file's options are unscoped.
     #[serde(default)]
     pub scoped: BTreeMap<String, String>,
-    /// The language of the source: `cpp` (the default), `python` or `go`.
+    /// The language of the source: `cpp` (the default), `python`, `go` or `rust`.
     #[serde(default)]
     pub language: Language,
     /// Python: files and folders whose `.py` files are read for classes,
-    /// functions and aliases that the entry functions name.
+    /// functions and aliases that the entry functions name (Rust: whose
+    /// `.rs` files are read for the enums and structs the entry structs name).
     #[serde(default)]
     pub sources: Vec<String>,
-    /// Python: the functions that build each binary's argument parser.
+    /// Python: the functions that build each binary's argument parser
+    /// (Rust: the clap derive structs it parses into, in `functions`).
     #[serde(default, rename = "entry")]
     pub entries: Vec<EntrySpec>,
     /// Python: the dict of engine-wide env keys.
@@ -57,6 +59,7 @@ pub enum Language {
     Cpp,
     Python,
     Go,
+    Rust,
 }
 
 /// A function that builds the parser of one binary (a scope): the first of

@@ -60,6 +60,9 @@ impl Profile {
         if self.extract.language == Language::Python && self.extract.entries.is_empty() {
             return Err(err("a python [extract] needs at least one [[extract.entry]]".into()));
         }
+        if self.extract.language == Language::Rust && self.extract.entries.is_empty() {
+            return Err(err("a rust [extract] needs at least one [[extract.entry]] naming its clap struct".into()));
+        }
         if self.metrics.prefixes.iter().any(|p| p.is_empty()) {
             return Err(err("an empty metric prefix".into()));
         }
@@ -79,5 +82,23 @@ impl Profile {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Profile;
+
+    /// A Rust profile names the clap struct each binary parses into, or it
+    /// is refused.
+    #[test]
+    fn a_rust_profile_names_its_struct() {
+        let bare = "name = \"x\"\n[extract]\nlanguage = \"rust\"\n";
+        assert_eq!(
+            Profile::parse(bare).err().as_deref(),
+            Some("a rust [extract] needs at least one [[extract.entry]] naming its clap struct")
+        );
+        let named = "name = \"x\"\n[extract]\nlanguage = \"rust\"\n[[extract.entry]]\nscope = \"s\"\nfile = \"src/main.rs\"\nfunctions = [\"Args\"]\n";
+        assert!(Profile::parse(named).is_ok());
     }
 }
