@@ -171,3 +171,46 @@ fn a_whole_command_after_the_image_replaces_its_entrypoint() {
     let expected = want(&[("docker-run/run.sh", 4, "KNB007"), ("docker-run/run.sh", 6, "KNB007")]);
     assert_eq!(found("llama.cpp", &l.stdout), expected, "{}\n{}", l.stdout, l.stderr);
 }
+
+/// Engine-prefixed env keys in the environment of a compose service or a
+/// Kubernetes container that runs the engine are judged as flags are: a key
+/// the pinned build no longer reads, a key it never read, a value it
+/// refuses. A `${VAR:-default}` value is judged by its default. Keys of a
+/// service or container that does not run the engine are nobody's.
+#[test]
+fn engine_env_keys_and_defaults_in_deployments_are_judged() {
+    let r = lint("vllm", "env-keys");
+    let expected = want(&[
+        ("env-keys/compose.yaml", 9, "KNB003"), // ${GPU_UTIL:-90%}: the default is no float
+        ("env-keys/compose.yaml", 12, "KNB007"), // VLLM_ATTENTION_BACKEND: not in v0.20.1's envs.py
+        ("env-keys/compose.yaml", 13, "KNB006"), // VLLM_LOGING_LEVEL: one letter from VLLM_LOGGING_LEVEL
+        ("env-keys/deployment.yaml", 13, "KNB007"), // VLLM_USE_V1: not in v0.20.1's envs.py
+        ("env-keys/deployment.yaml", 16, "KNB002"), // forkserver: spawn or fork
+    ]);
+    assert_eq!(found("vllm", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+    let l = lint("llama.cpp", "env-keys");
+    let expected = want(&[
+        ("env-keys/compose.yaml", 8, "KNB002"),     // ${FLASH:-yes}: on, off or auto
+        ("env-keys/compose.yaml", 12, "KNB006"),    // LLAMA_ARG_CTX_SIZ: no such key
+        ("env-keys/deployment.yaml", 14, "KNB002"), // LLAMA_ARG_FLASH_ATTN=yes
+        ("env-keys/deployment.yaml", 15, "KNB006"), // LLAMA_ARG_THREADZ: no such key
+    ]);
+    assert_eq!(found("llama.cpp", &l.stdout), expected, "{}\n{}", l.stdout, l.stderr);
+}
+
+/// `docker run IMAGE python3 -m sglang.launch_server …` on SGLang's own
+/// image: the words after the image are the command that runs (the image's
+/// command is a shell), judged as the launcher's, also through `bash -c`;
+/// `python3 -c …` is another program.
+#[test]
+fn sglang_launched_after_its_image_is_judged() {
+    let path = "fixtures/shapes/sglang/docker-run";
+    let cat = support::fixtures().join("sglang/catalog").display().to_string();
+    let r = run_in(&support::root(), &["lint", "--format", "short", "--engine", "sglang", "--catalog-dir", &cat, path]);
+    let expected = want(&[
+        ("docker-run/run.sh", 4, "KNB001"), // --enable-torch-compiel
+        ("docker-run/run.sh", 7, "KNB003"), // --mem-fraction-static 0,8: no float
+    ]);
+    assert_eq!(found("sglang", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("sglang v0.5.18"), "judged by the image's tag: {}", r.stdout);
+}
