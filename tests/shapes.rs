@@ -130,7 +130,8 @@ fn a_service_built_from_the_engine_image_runs_the_engine() {
 }
 
 /// The `.env` of a compose file is the engine's when a service that runs
-/// the engine names it in `env_file:`.
+/// the engine (by its image, or built from the engine's image) names it in
+/// `env_file:`.
 #[test]
 fn a_compose_env_named_by_an_engine_service_is_the_engines() {
     let t = support::tree(&[
@@ -145,6 +146,16 @@ fn a_compose_env_named_by_an_engine_service_is_the_engines() {
     let lines = support::short(&r.stdout);
     assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
     assert!(lines[0].starts_with(".env:1:1: KNB007"), "{}", lines[0]);
+    // So is it when the service is built from a Dockerfile on the engine's image.
+    let t = support::tree(&[
+        ("compose.yaml", b"services:\n  v:\n    build: d\n    env_file: [.env]\n    command: [\"--model\", \"m\"]\n"),
+        ("d/Dockerfile", b"FROM vllm/vllm-openai:v0.20.1\n"),
+        (".env", b"MODEL=m\nVLLM_USE_V1=1\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with(".env:2:1: KNB007"), "{}", lines[0]);
 }
 
 /// llama-swap macros written as folded (`>`) or literal (`|`) scalars: the
@@ -213,4 +224,67 @@ fn sglang_launched_after_its_image_is_judged() {
     ]);
     assert_eq!(found("sglang", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("sglang v0.5.18"), "judged by the image's tag: {}", r.stdout);
+}
+
+/// A serve script's `export VLLM_X=…` lines are the environment of the
+/// engine it runs (directly, or behind a wrapper such as Slurm's `srun`,
+/// whose own options are not the engine's): judged as env keys. A variable
+/// the script expands itself is its own setting; a container run by the
+/// script gets the container's environment, and a script that runs no
+/// engine sets nobody's.
+#[test]
+fn exported_engine_keys_of_a_serve_script_are_judged() {
+    let t = support::tree(&[
+        (
+            "job/serve.sh",
+            b"#!/bin/bash\nexport VLLM_USE_V1=1\nexport VLLM_LOGING_LEVEL=DEBUG\nexport VLLM_MODEL=Qwen/Qwen3-8B\nexport HF_HOME=/cache\nsrun -p gpu --gres=gpu:8 -n1 --job-name=serve \\\n  vllm serve \"$VLLM_MODEL\" --swap-space 4\n",
+        ),
+        ("box/run.sh", b"#!/bin/sh\nexport VLLM_USE_V1=1\ndocker run --gpus all vllm/vllm-openai:v0.20.1 --model m\n"),
+        ("client/ask.sh", b"#!/bin/sh\nexport VLLM_USE_V1=1\npython3 ask.py --swap-space 4\n"),
+    ]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<&str> = lines.iter().map(|l| l.split(" `").next().unwrap_or("")).collect();
+    assert_eq!(
+        got,
+        ["job/serve.sh:2:8: KNB007", "job/serve.sh:3:8: KNB006", "job/serve.sh:7:28: KNB007"],
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let t = support::tree(&[(
+        "serve.sh",
+        b"#!/bin/sh\nexport LLAMA_ARG_CTX_SIZ=8192\nexport LLAMA_ARG_N_PARALLEL=2\nsrun --partition=gpu -N 1 llama-server -m /m.gguf -ins\n",
+    )]);
+    let r = run_in(t.path(), &["lint", "--engine", "llama.cpp", "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<&str> = lines.iter().map(|l| l.split(" `").next().unwrap_or("")).collect();
+    assert_eq!(got, ["serve.sh:2:8: KNB006", "serve.sh:4:51: KNB007"], "{}\n{}", r.stdout, r.stderr);
+}
+
+/// An entrypoint that builds its command line as a string (`CMD="vllm serve
+/// $M"`, then `CMD+=" --opt ${X:-default}"` lines) and runs it word-split
+/// (`exec ${CMD}`): the words are the engine's argv, each judged where it
+/// was written, a default by its value. Two strings that each start a
+/// command are two commands (not joined), and a quoted `"$CMD"` is one word.
+#[test]
+fn a_command_line_built_as_a_string_is_judged_where_it_was_written() {
+    let t = support::tree(&[
+        (
+            "entrypoint.sh",
+            b"#!/bin/bash\nset -e\nCMD=\"vllm serve ${MODEL:-Qwen/Qwen3-8B}\"\nCMD+=\" --max-num-seqs ${SEQS:-many}\"\nCMD+=\" --swap-space 4\"\necho \"Starting: ${CMD}\"\nexec ${CMD}\n",
+        ),
+        (
+            "choose.sh",
+            b"#!/bin/bash\nif [ -n \"$BIG\" ]; then\n  CMD=\"vllm serve a\"\nelse\n  CMD=\"vllm serve b\"\nfi\nexec $CMD\n",
+        ),
+        ("quoted.sh", b"#!/bin/bash\nCMD=\"vllm serve m --swap-space 4\"\n\"$CMD\"\n"),
+    ]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<&str> = lines.iter().map(|l| l.split(" `").next().unwrap_or("")).collect();
+    assert_eq!(got, ["entrypoint.sh:4:23: KNB003", "entrypoint.sh:5:8: KNB007"], "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].contains("`many` is not a valid value for `--max-num-seqs`"), "{}", lines[0]);
 }
