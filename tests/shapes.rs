@@ -288,3 +288,38 @@ fn a_command_line_built_as_a_string_is_judged_where_it_was_written() {
     assert_eq!(got, ["entrypoint.sh:4:23: KNB003", "entrypoint.sh:5:8: KNB007"], "{}\n{}", r.stdout, r.stderr);
     assert!(lines[0].contains("`many` is not a valid value for `--max-num-seqs`"), "{}", lines[0]);
 }
+
+/// A continuation broken by a comment (`\ # note`) ends vLLM's command
+/// where it stands: KNB022 says so, and the options below (which run as a
+/// command of their own) are not judged as vLLM's. On llama.cpp the same,
+/// with options behind `${X:+…}` judged as written; a removed option named
+/// in prose is no error (only the command line's is).
+#[test]
+fn broken_continuations_and_conditional_words_on_both_engines() {
+    let t = support::tree(&[(
+        "serve.sh",
+        b"#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max_model_len 4096 \\ # the context we need\n  --swap-space 4\n",
+    )]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    assert_eq!(
+        support::short(&r.stdout),
+        ["serve.sh:2:47: KNB022 this `\\` escapes the space after it, not the line end: the command ends here, and line 3 runs as a command of its own"],
+        "{}",
+        r.stderr
+    );
+    let t = support::tree(&[
+        (
+            "serve.sh",
+            b"#!/bin/sh\nexec llama-server -m /m.gguf ${CTX:+-c \"$CTX\"} \\\n  ${JSON:+--log-format json} \\ # machine-readable\n  --port 8080\n",
+        ),
+        (
+            "UPGRADE.md",
+            b"# Upgrading\n\nThe old `--log-format` option is gone; `--log-colors` is what remains of it.\n\n```sh\nllama-server -m m.gguf --log-format json\n```\n",
+        ),
+    ]);
+    let r = run_in(t.path(), &["lint", "--engine", "llama.cpp", "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<String> = lines.iter().map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" ")).collect();
+    assert_eq!(got, ["UPGRADE.md:6:24: KNB007", "serve.sh:3:11: KNB007", "serve.sh:3:30: KNB022"], "{}", r.stdout);
+}
