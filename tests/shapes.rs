@@ -323,3 +323,26 @@ fn broken_continuations_and_conditional_words_on_both_engines() {
     let got: Vec<String> = lines.iter().map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" ")).collect();
     assert_eq!(got, ["UPGRADE.md:6:24: KNB007", "serve.sh:3:11: KNB007", "serve.sh:3:30: KNB022"], "{}", r.stdout);
 }
+
+/// From v0.12 vLLM's parser rewrites `-O3` (and `-O=3`) to
+/// `--optimization-level 3` before argparse reads argv: `-O` is registered
+/// nowhere, so a catalogue synced from the source has no such spelling. The
+/// profile says so (`[argv] rewrites`), and `-O3` is no unknown option; a
+/// build with neither spelling still refuses it (a later build has it).
+#[test]
+fn a_spelling_the_parser_rewrites_is_the_option_it_becomes() {
+    let head = "schema = 3\n[source]\nengine = \"vllm\"\nrepo = \"https://github.com/vllm-project/vllm\"\ncommit = \"0000000000000000000000000000000000000000\"\nknobs_version = \"fixture\"\n";
+    let new = format!("{head}tag = \"v0.20.1\"\n\n[[flag]]\nname = \"--optimization-level\"\nkind = \"string\"\ndefault = \"2\"\nlocation = \"vllm/engine/arg_utils.py:1\"\n\n[[flag]]\nname = \"--port\"\nkind = \"int\"\ndefault = \"8000\"\nlocation = \"vllm/entrypoints/openai/cli_args.py:1\"\n");
+    let old = format!("{head}tag = \"v0.6.3\"\n\n[[flag]]\nname = \"--port\"\nkind = \"int\"\ndefault = \"8000\"\nlocation = \"vllm/entrypoints/openai/cli_args.py:1\"\n");
+    let t = support::tree(&[
+        ("cat/vllm/v0.20.1.toml", new.as_bytes()),
+        ("cat/vllm/v0.6.3.toml", old.as_bytes()),
+        ("new/serve.sh", b"#!/bin/sh\nvllm serve m -O3 -O=2 --port 1\n"),
+        ("old/serve.sh", b"#!/bin/sh\nvllm serve m -O3 --port 1\n"),
+        ("old/vllm.env", b"IMAGE=vllm/vllm-openai:v0.6.3\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", "cat", "--format", "short", "new", "old"]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with("old/serve.sh:2:14: KNB007 `-O` is not a flag of vllm v0.6.3"), "{}", lines[0]);
+}
