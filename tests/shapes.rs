@@ -230,8 +230,8 @@ fn sglang_launched_after_its_image_is_judged() {
 /// engine it runs (directly, or behind a wrapper such as Slurm's `srun`,
 /// whose own options are not the engine's): judged as env keys. A variable
 /// the script expands itself is its own setting; a container run by the
-/// script gets the container's environment, and a script that runs no
-/// engine sets nobody's.
+/// script gets the container's environment, a script that runs no engine
+/// sets nobody's, and only keys of an engine that reads its own env count.
 #[test]
 fn exported_engine_keys_of_a_serve_script_are_judged() {
     let t = support::tree(&[
@@ -261,6 +261,14 @@ fn exported_engine_keys_of_a_serve_script_are_judged() {
     let lines = support::short(&r.stdout);
     let got: Vec<&str> = lines.iter().map(|l| l.split(" `").next().unwrap_or("")).collect();
     assert_eq!(got, ["serve.sh:2:8: KNB006", "serve.sh:4:51: KNB007"], "{}\n{}", r.stdout, r.stderr);
+    // radiance reads no env of its own (its env keys are a serve script's,
+    // by convention): an export in front of it sets nothing it reads.
+    let t = support::tree(&[(
+        "serve.sh",
+        b"#!/bin/sh\nexport LOG_LEVEL=verbose\nexport MAX_NUM_SEQS=lots\nradiance --port 1\n",
+    )]);
+    let r = run_in(t.path(), &["lint", "--format", "short", "."]);
+    assert_eq!(support::short(&r.stdout), Vec::<String>::new(), "{}", r.stderr);
 }
 
 /// An entrypoint that builds its command line as a string (`CMD="vllm serve

@@ -273,11 +273,16 @@ impl<'s, 'c> Script<'s, 'c> {
     }
 
     /// Env knobs the script exports to the engine it runs (`export
-    /// VLLM_X=1`): every exported variable the script does not expand
-    /// itself (one it reads, `$VLLM_MODEL`, is its own setting, whatever
-    /// its name).
+    /// VLLM_X=1`): every exported variable with the prefix of the keys the
+    /// engine reads itself (its own or an alias, where the profile names
+    /// one) that the script does not expand itself (one it reads,
+    /// `$VLLM_MODEL`, is its own setting, whatever its name). An engine
+    /// whose env keys are a serve script's (by convention) reads none.
     pub fn export_refs(&self, span: &dyn Fn(usize, usize) -> Span, out: &mut Scan) {
-        for v in self.read.vars.iter().filter(|v| v.exported) {
+        let env = self.ctx.env;
+        let Some(prefix) = env.prefix.as_deref().filter(|_| !env.convention) else { return };
+        let owned = |k: &str| k.starts_with(prefix) || env.aliases.keys().any(|a| k.starts_with(a.as_str()));
+        for v in self.read.vars.iter().filter(|v| v.exported && owned(&v.name)) {
             let Some(start) = v.value.start.checked_sub(v.name.len() + 1) else { continue };
             if self.src.get(start..v.value.start - 1) != Some(v.name.as_str()) || self.expands(&v.name) {
                 continue;
