@@ -144,7 +144,16 @@ def main():
             want = os.path.join(catalog_dir, pin["engine"], pin["tag"] + ".toml") if catalog_dir else ""
             if not want or not os.path.exists(want):
                 report["not_scored"][half] = (
-                    f"no {pin['engine']} {pin['tag']} catalogue (give --catalog-dir, or run scripts/real-world.sh LLAMA_GIT_DIR)"
+                    f"no {pin['engine']} {pin['tag']} catalogue (give --catalog-dir, or run scripts/real-world.sh)"
+                )
+                continue
+        elif pin.get("engine") and pin.get("engine") != "radiance":
+            # Each file pins its own build: the half needs the engine's
+            # synced catalogues, not only the hand-written fixtures.
+            synced = os.path.join(catalog_dir, pin["engine"]) if catalog_dir else ""
+            if not synced or not os.path.isdir(synced) or not any(n.endswith(".toml") for n in os.listdir(synced)):
+                report["not_scored"][half] = (
+                    f"no synced {pin['engine']} catalogues (run scripts/real-world.sh --vllm VLLM_GIT_DIR)"
                 )
                 continue
         out, code, stderr, args = lint(a.knobs, half_dir, catalog_dir)

@@ -130,7 +130,8 @@ fn a_service_built_from_the_engine_image_runs_the_engine() {
 }
 
 /// The `.env` of a compose file is the engine's when a service that runs
-/// the engine names it in `env_file:`.
+/// the engine (by its image, or built from the engine's image) names it in
+/// `env_file:`.
 #[test]
 fn a_compose_env_named_by_an_engine_service_is_the_engines() {
     let t = support::tree(&[
@@ -145,6 +146,16 @@ fn a_compose_env_named_by_an_engine_service_is_the_engines() {
     let lines = support::short(&r.stdout);
     assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
     assert!(lines[0].starts_with(".env:1:1: KNB007"), "{}", lines[0]);
+    // So is it when the service is built from a Dockerfile on the engine's image.
+    let t = support::tree(&[
+        ("compose.yaml", b"services:\n  v:\n    build: d\n    env_file: [.env]\n    command: [\"--model\", \"m\"]\n"),
+        ("d/Dockerfile", b"FROM vllm/vllm-openai:v0.20.1\n"),
+        (".env", b"MODEL=m\nVLLM_USE_V1=1\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with(".env:2:1: KNB007"), "{}", lines[0]);
 }
 
 /// llama-swap macros written as folded (`>`) or literal (`|`) scalars: the
@@ -170,4 +181,176 @@ fn a_whole_command_after_the_image_replaces_its_entrypoint() {
     let l = lint("llama.cpp", "docker-run");
     let expected = want(&[("docker-run/run.sh", 4, "KNB007"), ("docker-run/run.sh", 6, "KNB007")]);
     assert_eq!(found("llama.cpp", &l.stdout), expected, "{}\n{}", l.stdout, l.stderr);
+}
+
+/// Engine-prefixed env keys in the environment of a compose service or a
+/// Kubernetes container that runs the engine are judged as flags are: a key
+/// the pinned build no longer reads, a key it never read, a value it
+/// refuses. A `${VAR:-default}` value is judged by its default. Keys of a
+/// service or container that does not run the engine are nobody's.
+#[test]
+fn engine_env_keys_and_defaults_in_deployments_are_judged() {
+    let r = lint("vllm", "env-keys");
+    let expected = want(&[
+        ("env-keys/compose.yaml", 9, "KNB003"), // ${GPU_UTIL:-90%}: the default is no float
+        ("env-keys/compose.yaml", 12, "KNB007"), // VLLM_ATTENTION_BACKEND: not in v0.20.1's envs.py
+        ("env-keys/compose.yaml", 13, "KNB006"), // VLLM_LOGING_LEVEL: one letter from VLLM_LOGGING_LEVEL
+        ("env-keys/deployment.yaml", 13, "KNB007"), // VLLM_USE_V1: not in v0.20.1's envs.py
+        ("env-keys/deployment.yaml", 16, "KNB002"), // forkserver: spawn or fork
+    ]);
+    assert_eq!(found("vllm", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+    let l = lint("llama.cpp", "env-keys");
+    let expected = want(&[
+        ("env-keys/compose.yaml", 8, "KNB002"),     // ${FLASH:-yes}: on, off or auto
+        ("env-keys/compose.yaml", 12, "KNB006"),    // LLAMA_ARG_CTX_SIZ: no such key
+        ("env-keys/deployment.yaml", 14, "KNB002"), // LLAMA_ARG_FLASH_ATTN=yes
+        ("env-keys/deployment.yaml", 15, "KNB006"), // LLAMA_ARG_THREADZ: no such key
+    ]);
+    assert_eq!(found("llama.cpp", &l.stdout), expected, "{}\n{}", l.stdout, l.stderr);
+}
+
+/// `docker run IMAGE python3 -m sglang.launch_server …` on SGLang's own
+/// image: the words after the image are the command that runs (the image's
+/// command is a shell), judged as the launcher's, also through `bash -c`;
+/// `python3 -c …` is another program.
+#[test]
+fn sglang_launched_after_its_image_is_judged() {
+    let path = "fixtures/shapes/sglang/docker-run";
+    let cat = support::fixtures().join("sglang/catalog").display().to_string();
+    let r = run_in(&support::root(), &["lint", "--format", "short", "--engine", "sglang", "--catalog-dir", &cat, path]);
+    let expected = want(&[
+        ("docker-run/run.sh", 4, "KNB001"), // --enable-torch-compiel
+        ("docker-run/run.sh", 7, "KNB003"), // --mem-fraction-static 0,8: no float
+    ]);
+    assert_eq!(found("sglang", &r.stdout), expected, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("sglang v0.5.18"), "judged by the image's tag: {}", r.stdout);
+}
+
+/// A serve script's `export VLLM_X=…` lines are the environment of the
+/// engine it runs (directly, or behind a wrapper such as Slurm's `srun`,
+/// whose own options are not the engine's): judged as env keys. A variable
+/// the script expands itself is its own setting; a container run by the
+/// script gets the container's environment, a script that runs no engine
+/// sets nobody's, and only keys of an engine that reads its own env count.
+#[test]
+fn exported_engine_keys_of_a_serve_script_are_judged() {
+    let t = support::tree(&[
+        (
+            "job/serve.sh",
+            b"#!/bin/bash\nexport VLLM_USE_V1=1\nexport VLLM_LOGING_LEVEL=DEBUG\nexport VLLM_MODEL=Qwen/Qwen3-8B\nexport HF_HOME=/cache\nsrun -p gpu --gres=gpu:8 -n1 --job-name=serve \\\n  vllm serve \"$VLLM_MODEL\" --swap-space 4\n",
+        ),
+        ("box/run.sh", b"#!/bin/sh\nexport VLLM_USE_V1=1\ndocker run --gpus all vllm/vllm-openai:v0.20.1 --model m\n"),
+        ("client/ask.sh", b"#!/bin/sh\nexport VLLM_USE_V1=1\npython3 ask.py --swap-space 4\n"),
+    ]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<&str> = lines.iter().map(|l| l.split(" `").next().unwrap_or("")).collect();
+    assert_eq!(
+        got,
+        ["job/serve.sh:2:8: KNB007", "job/serve.sh:3:8: KNB006", "job/serve.sh:7:28: KNB007"],
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let t = support::tree(&[(
+        "serve.sh",
+        b"#!/bin/sh\nexport LLAMA_ARG_CTX_SIZ=8192\nexport LLAMA_ARG_N_PARALLEL=2\nsrun --partition=gpu -N 1 llama-server -m /m.gguf -ins\n",
+    )]);
+    let r = run_in(t.path(), &["lint", "--engine", "llama.cpp", "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<&str> = lines.iter().map(|l| l.split(" `").next().unwrap_or("")).collect();
+    assert_eq!(got, ["serve.sh:2:8: KNB006", "serve.sh:4:51: KNB007"], "{}\n{}", r.stdout, r.stderr);
+    // radiance reads no env of its own (its env keys are a serve script's,
+    // by convention): an export in front of it sets nothing it reads.
+    let t = support::tree(&[(
+        "serve.sh",
+        b"#!/bin/sh\nexport LOG_LEVEL=verbose\nexport MAX_NUM_SEQS=lots\nradiance --port 1\n",
+    )]);
+    let r = run_in(t.path(), &["lint", "--format", "short", "."]);
+    assert_eq!(support::short(&r.stdout), Vec::<String>::new(), "{}", r.stderr);
+}
+
+/// An entrypoint that builds its command line as a string (`CMD="vllm serve
+/// $M"`, then `CMD+=" --opt ${X:-default}"` lines) and runs it word-split
+/// (`exec ${CMD}`): the words are the engine's argv, each judged where it
+/// was written, a default by its value. Two strings that each start a
+/// command are two commands (not joined), and a quoted `"$CMD"` is one word.
+#[test]
+fn a_command_line_built_as_a_string_is_judged_where_it_was_written() {
+    let t = support::tree(&[
+        (
+            "entrypoint.sh",
+            b"#!/bin/bash\nset -e\nCMD=\"vllm serve ${MODEL:-Qwen/Qwen3-8B}\"\nCMD+=\" --max-num-seqs ${SEQS:-many}\"\nCMD+=\" --swap-space 4\"\necho \"Starting: ${CMD}\"\nexec ${CMD}\n",
+        ),
+        (
+            "choose.sh",
+            b"#!/bin/bash\nif [ -n \"$BIG\" ]; then\n  CMD=\"vllm serve a\"\nelse\n  CMD=\"vllm serve b\"\nfi\nexec $CMD\n",
+        ),
+        ("quoted.sh", b"#!/bin/bash\nCMD=\"vllm serve m --swap-space 4\"\n\"$CMD\"\n"),
+    ]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<&str> = lines.iter().map(|l| l.split(" `").next().unwrap_or("")).collect();
+    assert_eq!(got, ["entrypoint.sh:4:23: KNB003", "entrypoint.sh:5:8: KNB007"], "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].contains("`many` is not a valid value for `--max-num-seqs`"), "{}", lines[0]);
+}
+
+/// A continuation broken by a comment (`\ # note`) ends vLLM's command
+/// where it stands: KNB022 says so, and the options below (which run as a
+/// command of their own) are not judged as vLLM's. On llama.cpp the same,
+/// with options behind `${X:+…}` judged as written; a removed option named
+/// in prose is no error (only the command line's is).
+#[test]
+fn broken_continuations_and_conditional_words_on_both_engines() {
+    let t = support::tree(&[(
+        "serve.sh",
+        b"#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max_model_len 4096 \\ # the context we need\n  --swap-space 4\n",
+    )]);
+    let cat = support::fixtures().join("vllm/catalog").display().to_string();
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", &cat, "--format", "short", "."]);
+    assert_eq!(
+        support::short(&r.stdout),
+        ["serve.sh:2:47: KNB022 this `\\` escapes the space after it, not the line end: the command ends here, and line 3 runs as a command of its own"],
+        "{}",
+        r.stderr
+    );
+    let t = support::tree(&[
+        (
+            "serve.sh",
+            b"#!/bin/sh\nexec llama-server -m /m.gguf ${CTX:+-c \"$CTX\"} \\\n  ${JSON:+--log-format json} \\ # machine-readable\n  --port 8080\n",
+        ),
+        (
+            "UPGRADE.md",
+            b"# Upgrading\n\nThe old `--log-format` option is gone; `--log-colors` is what remains of it.\n\n```sh\nllama-server -m m.gguf --log-format json\n```\n",
+        ),
+    ]);
+    let r = run_in(t.path(), &["lint", "--engine", "llama.cpp", "--format", "short", "."]);
+    let lines = support::short(&r.stdout);
+    let got: Vec<String> = lines.iter().map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" ")).collect();
+    assert_eq!(got, ["UPGRADE.md:6:24: KNB007", "serve.sh:3:11: KNB007", "serve.sh:3:30: KNB022"], "{}", r.stdout);
+}
+
+/// From v0.12 vLLM's parser rewrites `-O3` (and `-O=3`) to
+/// `--optimization-level 3` before argparse reads argv: `-O` is registered
+/// nowhere, so a catalogue synced from the source has no such spelling. The
+/// profile says so (`[argv] rewrites`), and `-O3` is no unknown option; a
+/// build with neither spelling still refuses it (a later build has it).
+#[test]
+fn a_spelling_the_parser_rewrites_is_the_option_it_becomes() {
+    let head = "schema = 3\n[source]\nengine = \"vllm\"\nrepo = \"https://github.com/vllm-project/vllm\"\ncommit = \"0000000000000000000000000000000000000000\"\nknobs_version = \"fixture\"\n";
+    let new = format!("{head}tag = \"v0.20.1\"\n\n[[flag]]\nname = \"--optimization-level\"\nkind = \"string\"\ndefault = \"2\"\nlocation = \"vllm/engine/arg_utils.py:1\"\n\n[[flag]]\nname = \"--port\"\nkind = \"int\"\ndefault = \"8000\"\nlocation = \"vllm/entrypoints/openai/cli_args.py:1\"\n");
+    let old = format!("{head}tag = \"v0.6.3\"\n\n[[flag]]\nname = \"--port\"\nkind = \"int\"\ndefault = \"8000\"\nlocation = \"vllm/entrypoints/openai/cli_args.py:1\"\n");
+    let t = support::tree(&[
+        ("cat/vllm/v0.20.1.toml", new.as_bytes()),
+        ("cat/vllm/v0.6.3.toml", old.as_bytes()),
+        ("new/serve.sh", b"#!/bin/sh\nvllm serve m -O3 -O=2 --port 1\n"),
+        ("old/serve.sh", b"#!/bin/sh\nvllm serve m -O3 --port 1\n"),
+        ("old/vllm.env", b"IMAGE=vllm/vllm-openai:v0.6.3\n"),
+    ]);
+    let r = run_in(t.path(), &["lint", "--engine", "vllm", "--catalog-dir", "cat", "--format", "short", "new", "old"]);
+    let lines = support::short(&r.stdout);
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with("old/serve.sh:2:14: KNB007 `-O` is not a flag of vllm v0.6.3"), "{}", lines[0]);
 }

@@ -39,17 +39,22 @@ pub fn env_key_for(flag: &Flag, profile: &Profile) -> Option<String> {
 /// A flag looked up by a written spelling, as the engine would read it
 /// (`--ctx_size` is `--ctx-size` where the profile says so).
 /// Where the profile takes abbreviations, a unique prefix of a long
-/// option is that option (`--max-model` is `--max-model-len`).
+/// option is that option (`--max-model` is `--max-model-len`); a spelling
+/// the profile says the parser rewrites is the option it becomes, where
+/// the build has no such spelling of its own.
 pub fn flag<'c>(catalog: &'c Catalog, profile: &Profile, spelling: &str) -> Option<&'c Flag> {
     let dashed = (profile.argv.underscores && spelling.starts_with("--") && spelling.contains('_'))
         .then(|| spelling.replace('_', "-"));
     let read = dashed.as_deref().unwrap_or(spelling);
-    catalog.flag(spelling).or_else(|| dashed.as_deref().and_then(|d| catalog.flag(d))).or_else(|| {
-        match abbreviated(catalog, profile, read).as_slice() {
+    catalog
+        .flag(spelling)
+        .or_else(|| dashed.as_deref().and_then(|d| catalog.flag(d)))
+        .or_else(|| match abbreviated(catalog, profile, read).as_slice() {
             [(_, f)] => Some(*f),
             _ => None,
-        }
-    })
+        })
+        // A spelling the parser rewrites first (`-O` → `--optimization-level`).
+        .or_else(|| profile.argv.rewrites.get(spelling).and_then(|to| catalog.flag(to)))
 }
 
 /// The flags a written prefix of a long option could be, where the profile

@@ -9,10 +9,10 @@
 use std::path::{Component, Path, PathBuf};
 
 use super::dispatch;
-use super::folder::Folder;
 use super::input::Input;
 use super::scanners::{compose, dockerfile, template, yaml, Around, Scan};
 use super::Settings;
+use crate::catalog::model::Catalog;
 use crate::kinds::FileKind;
 
 /// The names a chart's values file goes by.
@@ -89,7 +89,7 @@ pub fn scan(
     text: &str,
     kind: FileKind,
     settings: &Settings<'_>,
-    folder: &Folder,
+    catalog: &Catalog,
     input: &dyn Input,
 ) -> Option<Scan> {
     if !matches!(kind, FileKind::Yaml | FileKind::HelmValues | FileKind::Compose) {
@@ -99,5 +99,5 @@ pub fn scan(
     if around.is_empty() {
         return None;
     }
-    Some(dispatch::scan_around(text, kind, settings, folder.catalog(settings), &around))
+    Some(dispatch::scan_around(text, kind, settings, catalog, &around))
 }

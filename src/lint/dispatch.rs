@@ -28,7 +28,13 @@ pub fn scan_around(text: &str, kind: FileKind, settings: &Settings<'_>, catalog:
     // The binaries as the judged build has them (its era's scopes and parsers).
     let (profile, commands) = settings.at_tag(&catalog.source.tag);
     let tv = |name: &str| query::flag(catalog, profile, name).map(|f| f.values());
-    let ctx = ScanCtx { commands, takes_value: &tv, argv: ArgvRules::of(&profile.argv), metrics: &settings.metrics };
+    let ctx = ScanCtx {
+        commands,
+        takes_value: &tv,
+        argv: ArgvRules::of(&profile.argv),
+        metrics: &settings.metrics,
+        env: &profile.env,
+    };
     let mut out = Scan::default();
     if !around.is_empty() {
         // Kept, so that a re-scan against another build (a section's pin) reads the same.

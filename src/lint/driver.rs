@@ -128,7 +128,14 @@ impl<'s, 'a> Linter<'s, 'a> {
             match read {
                 Ok(text) => {
                     // What its neighbours say (a chart's values, a build's image) comes first.
-                    let around = super::around::scan(rel, &text.text, kind, self.settings, folder, self.input);
+                    let around = super::around::scan(
+                        rel,
+                        &text.text,
+                        kind,
+                        self.settings,
+                        folder.catalog(self.settings),
+                        self.input,
+                    );
                     Ok(lint_file(rel, text, kind, self.settings, folder, around.or(scanned)))
                 }
                 Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),

@@ -201,7 +201,10 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
     for (p, read, kind) in read {
         let mut scanned = None;
         if let (Ok(t), Some(kind)) = (&read, kind.filter(|k| k.context() == Context::Scanned)) {
-            let s = scan(&t.text, kind, settings, catalog);
+            // A compose service built FROM the engine's image runs it: its
+            // `env_file:` is the engine's (the Dockerfile is read beside it).
+            let s = super::around::scan(&p, &t.text, kind, settings, catalog, input)
+                .unwrap_or_else(|| scan(&t.text, kind, settings, catalog));
             for (var, flag) in &s.env_flags {
                 folder.env_flags.entry(var.clone()).or_insert_with(|| flag.clone());
             }

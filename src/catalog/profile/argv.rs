@@ -1,6 +1,7 @@
 //! A profile's `[argv]`: how the engine's parser reads a command line
 //! (`=` values, dashes in values, positionals, dotted keys, attached short
-//! values, abbreviations, the option naming a YAML file of options).
+//! values, spellings rewritten before parsing, abbreviations, the option
+//! naming a YAML file of options).
 
 use std::collections::BTreeMap;
 
@@ -34,6 +35,11 @@ pub struct ArgvSpec {
     /// Short options whose value may be attached to them (`-O3`, `-O=3`).
     #[serde(default)]
     pub attached: Vec<String>,
+    /// Spellings the engine's parser rewrites before it reads argv, to the
+    /// option they become where the build registers no such spelling
+    /// (vLLM from v0.12: `-O3` is `--optimization-level 3`).
+    #[serde(default)]
+    pub rewrites: BTreeMap<String, String>,
     /// A unique prefix of a long option is that option (argparse's
     /// abbreviations); a prefix of several is refused.
     #[serde(default)]
@@ -61,6 +67,7 @@ impl Default for ArgvSpec {
             positional_limits: BTreeMap::new(),
             dotted: false,
             attached: Vec::new(),
+            rewrites: BTreeMap::new(),
             abbreviations: false,
             config: None,
             config_drops_false: false,

@@ -14,6 +14,24 @@ use crate::lint::pairing::{argv_refs, argv_refs_open, Word};
 use crate::lint::refs::Ref;
 use crate::lint::span::Span;
 
+/// `${NAME}`, `${NAME:-default}` or `${NAME-default}` read whole (compose's
+/// interpolation, a shell's): the variable and its default, when it has one
+/// that is a literal word.
+fn braced_default(text: &str) -> Option<(String, Option<String>)> {
+    let inner = text.strip_prefix("${")?.strip_suffix('}')?;
+    let end = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+    let (name, op) = inner.split_at(end);
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return None;
+    }
+    if op.is_empty() {
+        return Some((name.to_string(), None));
+    }
+    let default = [":-", "-"].iter().find_map(|o| op.strip_prefix(o))?;
+    let literal = !default.is_empty() && !default.contains(['$', '{', '}']) && !default.contains(char::is_whitespace);
+    Some((name.to_string(), literal.then(|| default.to_string())))
+}
+
 /// Judges an argv given as items. `image` is the container image that runs
 /// it, when the format says: an engine image's entrypoint takes the items as
 /// its arguments (unless they name a command themselves). `sh -c SCRIPT`
@@ -80,14 +98,13 @@ fn scan(
     let parts: Vec<Part<'_>> = items
         .iter()
         .map(|i| {
-            // `$(VAR)` (Kubernetes) and `${VAR}` (compose) are filled in later.
+            // `$(VAR)` (Kubernetes) and `${VAR}` (compose) are filled in later;
+            // `${VAR:-default}` is judged by its default, as in a shell.
             let dynamic = i.text.contains("$(") || i.text.contains("${");
             let text = (!dynamic || i.text.starts_with("--")).then(|| std::borrow::Cow::Owned(i.text.clone()));
-            Part {
-                word: Word { text, var: None, default: None, start: i.at.start, end: i.at.end },
-                named: true,
-                array: None,
-            }
+            let value = i.text.split_once('=').filter(|_| i.text.starts_with("--")).map_or(i.text.as_str(), |(_, v)| v);
+            let (var, default) = braced_default(value).map_or((None, None), |(n, d)| (Some(n), d));
+            Part { word: Word { text, var, default, start: i.at.start, end: i.at.end }, named: true, array: None }
         })
         .collect();
     let names_command = parts[0].name(file).is_some_and(|n| may_run_engine(basename(&n), ctx));
@@ -113,4 +130,25 @@ fn scan(
     let words: Vec<&Word<'_>> = parts[start..].iter().map(|p| &p.word).collect();
     let pair = if closed { argv_refs } else { argv_refs_open };
     pair(&words, ctx.takes_value, ctx.argv, binary.as_ref(), span, &mut out.refs);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::braced_default;
+
+    #[test]
+    fn a_braced_expansion_gives_its_literal_default() {
+        let d = |t: &str| braced_default(t).map(|(n, d)| (n, d.unwrap_or_default()));
+        assert_eq!(d("${GPU:-90%}"), Some(("GPU".into(), "90%".into())));
+        assert_eq!(d("${GPU-0.9}"), Some(("GPU".into(), "0.9".into())));
+        assert_eq!(d("${MODEL}"), Some(("MODEL".into(), String::new())));
+        // A default read from another variable, or several words, is not a value.
+        assert_eq!(d("${A:-$B}"), Some(("A".into(), String::new())));
+        assert_eq!(d("${A:-x y}"), Some(("A".into(), String::new())));
+        // `:+` and `:?` give no default; a word around the expansion is no expansion read whole.
+        assert_eq!(d("${A:+--x}"), None);
+        assert_eq!(d("${A:?unset}"), None);
+        assert_eq!(d("/m/${A:-x}"), None);
+        assert_eq!(d("${1:-x}"), None);
+    }
 }

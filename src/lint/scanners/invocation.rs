@@ -26,6 +26,12 @@ const RUNTIMES: &[&str] = &["podman", "docker", "nerdctl"];
 /// Runs a command in a running pod: `kubectl exec POD -- CMD…`.
 const KUBECTL: &str = "kubectl";
 
+/// True for a container runtime or `kubectl`: what it runs gets the
+/// container's environment, not the shell's.
+pub(crate) fn is_runtime(word: &str) -> bool {
+    RUNTIMES.contains(&word) || word == KUBECTL
+}
+
 /// True for a wrapper or container runtime: a command that may run the engine.
 fn runs_commands(word: &str) -> bool {
     // One lookup: this runs for the first word of every command of every script.

@@ -69,6 +69,8 @@ pub struct ScanCtx<'a> {
     pub argv: ArgvRules,
     /// Finds metric names in text.
     pub metrics: &'a metrics::Matcher,
+    /// How the engine reads its environment (its own prefix, aliases).
+    pub env: &'a crate::catalog::profile::EnvSpec,
 }
 
 /// Everything a scanner found in one file.
@@ -137,6 +139,7 @@ pub(crate) fn test_ctx<R>(f: impl FnOnce(&ScanCtx<'_>) -> R) -> R {
         takes_value: &tv,
         argv: ArgvRules { positionals: true, ..ArgvRules::default() },
         metrics: &metrics,
+        env: &profile.env,
     };
     f(&ctx)
 }

@@ -84,6 +84,8 @@ pub(crate) struct Command<'s> {
 pub(crate) struct Var {
     pub name: String,
     pub value: std::ops::Range<usize>,
+    /// Set by `export NAME=…`: the environment of the commands after it.
+    pub exported: bool,
 }
 
 /// What a reader reads of a script.

@@ -102,7 +102,10 @@ pub(crate) fn full_commands(src: &str) -> Option<Script<'_>> {
                     // A variable of the script; one before a command is that command's.
                     if !of_command.contains(&n.start_byte()) {
                         let at = value.map_or(n.end_byte()..n.end_byte(), |v| v.byte_range());
-                        vars.push(Var { name: text(name, src).to_string(), value: at });
+                        let exported = n.parent().is_some_and(|d| {
+                            d.kind() == "declaration_command" && d.child(0).is_some_and(|k| text(k, src) == "export")
+                        });
+                        vars.push(Var { name: text(name, src).to_string(), value: at, exported });
                     }
                     continue;
                 }

@@ -17,7 +17,7 @@ mod simple;
 use std::sync::Arc;
 
 use super::engine_matcher::command_name;
-use super::invocation::{may_run_engine, run_of, Target};
+use super::invocation::{is_runtime, may_run_engine, run_of, Target};
 use super::words;
 use super::{Scan, ScanCtx};
 use crate::lint::pairing::{argv_refs, argv_refs_open, Word};
@@ -48,8 +48,12 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
     // Only this text's references are read for env mappings below.
     let first_ref = out.refs.len();
     let mut used_arrays: Vec<(String, Option<Arc<Binary>>)> = Vec::new();
+    // The engine runs here, in the shell's own environment (not a container's).
+    let mut runs_here = false;
     for command in s.read.commands.iter().filter(|c| s.may_run(c)) {
-        let parts = &command.parts;
+        // `exec $CMD`, where the script built CMD as a command line.
+        let expanded = s.expand_command(&command.parts);
+        let parts = expanded.as_ref().unwrap_or(&command.parts);
         let words = s.names(parts);
         // A call of a function that wraps the engine: its words are the engine's.
         let wrapped = words.first().and_then(|n| n.as_deref()).and_then(|n| s.functions.get(n).cloned());
@@ -75,6 +79,7 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
             (None, Target::None) => continue,
         };
         s.env_refs(&command.assigns, &run.env, parts, span, out);
+        runs_here |= !words[..start.min(words.len())].iter().flatten().any(|w| is_runtime(command_name(w)));
         // An old name counts as the renamed binary only when given options
         // (`./server --port 1`): alone, `tools/server` is a folder's name.
         let given_options =
@@ -134,6 +139,9 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
         if pin.is_some() && out.refs.len() > refs_before {
             out.sections.push(super::Section { refs: refs_before..out.refs.len(), pin });
         }
+    }
+    if runs_here {
+        s.export_refs(span, out);
     }
     for (name, binary) in used_arrays {
         for literal in s.arrays(&name) {

@@ -177,10 +177,44 @@ impl<'s, 'c> Script<'s, 'c> {
         self.vars.get(name).into_iter().flatten().filter_map(|v| self.value_words(v.clone())).collect()
     }
 
+    /// `$CMD` or `${CMD}` run as the command (or after `exec`): a string the
+    /// script built (`CMD="vllm serve m"`, then `CMD+=" --port 1"` lines)
+    /// and runs word-split. The command with those words in its place, each
+    /// where its value was written, when the first value starts with a
+    /// command that may run the engine and every later one with an option
+    /// (two values that each start a command are two different commands).
+    pub fn expand_command(&self, parts: &[Part<'s>]) -> Option<Vec<Part<'s>>> {
+        let k = usize::from(parts.first().is_some_and(|p| self.raw(p) == "exec"));
+        let raw = self.raw(parts.get(k)?);
+        let (name, None) = expansion(raw).filter(|_| raw.starts_with('$') && !raw.starts_with("\"$"))? else {
+            return None;
+        };
+        let mut words = Vec::new();
+        for (i, v) in self.vars.get(name)?.iter().enumerate() {
+            let value = self.split_words(v.clone())?;
+            let first = value.first()?.text.as_deref()?;
+            let fits = if i == 0 { may_run_engine(first, self.ctx) } else { first.starts_with('-') };
+            if !fits {
+                return None;
+            }
+            words.extend(value);
+        }
+        let mut out = parts[..k].to_vec();
+        out.extend(words.into_iter().map(|word| Part { word, named: true, array: None }));
+        out.extend(parts[k + 1..].iter().cloned());
+        Some(out)
+    }
+
     /// A value as written, split on white space as the shell splits an
     /// unquoted expansion, each word where it stands; `None` unless one
     /// word is an option, or when it runs a command.
     fn value_words(&self, at: Range<usize>) -> Option<Vec<Word<'s>>> {
+        let out = self.split_words(at)?;
+        out.iter().any(|w| w.text.as_deref().is_some_and(|t| t.starts_with('-'))).then_some(out)
+    }
+
+    /// [`Self::value_words`], whatever the words are.
+    fn split_words(&self, at: Range<usize>) -> Option<Vec<Word<'s>>> {
         let raw = self.src.get(at.clone())?;
         if raw.contains('`') || raw.contains("$(") {
             return None;
@@ -207,11 +241,15 @@ impl<'s, 'c> Script<'s, 'c> {
             let word = &text[start..i];
             let (from, to) = (at.start + map[start], at.start + map[i - 1] + 1);
             let dynamic = word.contains('$');
-            let var = dynamic.then(|| expansion(word).map(|(n, _)| n.to_string())).flatten();
+            // `${X:-default}` inside the string: judged by its default.
+            let (var, default) = match dynamic.then(|| expansion(word)).flatten() {
+                Some((n, d)) => (Some(n.to_string()), d.map(unquote)),
+                None => (None, None),
+            };
             let text = (!dynamic).then(|| std::borrow::Cow::Owned(word.to_string()));
-            out.push(Word { text, var, default: None, start: from, end: to });
+            out.push(Word { text, var, default, start: from, end: to });
         }
-        out.iter().any(|w| w.text.as_deref().is_some_and(|t| t.starts_with('-'))).then_some(out)
+        Some(out)
     }
 
     /// Env knobs the command line sets for the engine: its leading `K=V`
@@ -232,6 +270,33 @@ impl<'s, 'c> Script<'s, 'c> {
                 self.env_ref_at(p.word.start, self.raw(p), *offset, span, out);
             }
         }
+    }
+
+    /// Env knobs the script exports to the engine it runs (`export
+    /// VLLM_X=1`): every exported variable with the prefix of the keys the
+    /// engine reads itself (its own or an alias, where the profile names
+    /// one) that the script does not expand itself (one it reads,
+    /// `$VLLM_MODEL`, is its own setting, whatever its name). An engine
+    /// whose env keys are a serve script's (by convention) reads none.
+    pub fn export_refs(&self, span: &dyn Fn(usize, usize) -> Span, out: &mut Scan) {
+        let env = self.ctx.env;
+        let Some(prefix) = env.prefix.as_deref().filter(|_| !env.convention) else { return };
+        let owned = |k: &str| k.starts_with(prefix) || env.aliases.keys().any(|a| k.starts_with(a.as_str()));
+        for v in self.read.vars.iter().filter(|v| v.exported && owned(&v.name)) {
+            let Some(start) = v.value.start.checked_sub(v.name.len() + 1) else { continue };
+            if self.src.get(start..v.value.start - 1) != Some(v.name.as_str()) || self.expands(&v.name) {
+                continue;
+            }
+            self.env_ref_at(start, self.src.get(start..v.value.end).unwrap_or(""), 0, span, out);
+        }
+    }
+
+    /// True when the script expands `$NAME` or `${NAME…}` anywhere.
+    fn expands(&self, name: &str) -> bool {
+        let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        [format!("${name}"), format!("${{{name}")]
+            .iter()
+            .any(|pat| self.src.match_indices(pat.as_str()).any(|(i, _)| !self.src[i + pat.len()..].starts_with(ident)))
     }
 
     fn env_ref_at(&self, base: usize, raw: &str, offset: usize, span: &dyn Fn(usize, usize) -> Span, out: &mut Scan) {

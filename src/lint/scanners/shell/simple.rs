@@ -132,7 +132,7 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
         }
         let Some(r) = raws.get(first) else {
             // Assignments alone set the script's variables.
-            vars.extend(assigns.into_iter().map(|a| var(src, a)));
+            vars.extend(assigns.into_iter().map(|a| var(src, a, false)));
             continue;
         };
         let w = &src[r.start..r.end];
@@ -149,7 +149,7 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
         if DECLARATIONS.contains(&w) {
             // `export ARGS="…"`: the script's variables.
             let declared = raws[first + 1..].iter().filter(|r| is_assignment(&src[r.start..r.end]));
-            vars.extend(declared.map(|r| var(src, r.start..r.end)));
+            vars.extend(declared.map(|r| var(src, r.start..r.end, w == "export")));
             continue;
         }
         if w == "[" {
@@ -167,10 +167,10 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
 }
 
 /// A variable from an assignment word (`NAME=value`, `NAME+=value`).
-fn var(src: &str, at: std::ops::Range<usize>) -> Var {
+fn var(src: &str, at: std::ops::Range<usize>, exported: bool) -> Var {
     let raw = &src[at.clone()];
     let eq = raw.find('=').unwrap_or(raw.len());
-    Var { name: raw[..eq].trim_end_matches('+').to_string(), value: at.start + eq + 1..at.end }
+    Var { name: raw[..eq].trim_end_matches('+').to_string(), value: at.start + eq + 1..at.end, exported }
 }
 
 /// Where the line holding `i` ends (at its newline).
