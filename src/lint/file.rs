@@ -53,14 +53,15 @@ pub fn lint_file(
         let tags: Vec<&str> = settings.fleet.iter().map(|c| c.source.tag.as_str()).collect();
         judged_by = Some(format!("and each build of the fleet, `[metrics] builds`: {}", tags.join(", ")));
     }
-    // Series the project's own code registers under the engine's prefix
-    // (a router's gauges) are known; a name some build exports is still judged.
-    if groups.iter().any(|(_, refs)| refs.iter().any(|r| unexported(r, settings))) {
+    // Series the project's own code registers under the engine's prefix (a
+    // router's gauges, an exporter's) are its, known to every file of it.
+    let metric = |r: &Ref| matches!(r, Ref::Metric { pattern: false, .. });
+    if groups.iter().any(|(_, refs)| refs.iter().any(metric)) {
         let known = (nearby.registered)();
-        for (_, refs) in &mut groups {
-            refs.retain(|r| {
-                !(unexported(r, settings) && matches!(r, Ref::Metric { name, .. } if known.contains(name)))
-            });
+        if !known.is_empty() {
+            for (_, refs) in &mut groups {
+                refs.retain(|r| !matches!(r, Ref::Metric { name, pattern: false, .. } if known.contains(name)));
+            }
         }
     }
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
@@ -142,15 +143,6 @@ pub fn lint_file(
 pub struct Nearby<'a> {
     pub reach: &'a dyn Fn() -> Found,
     pub registered: &'a dyn Fn() -> std::sync::Arc<Vec<String>>,
-}
-
-/// True for a metric reference no build knobs knows exports (under the
-/// name as written).
-fn unexported(r: &Ref, settings: &Settings<'_>) -> bool {
-    let Ref::Metric { name, pattern: false, .. } = r else { return false };
-    use crate::catalog::metric_since::{metric_when, MetricWhen};
-    crate::catalog::query::find_metric(settings.catalog, name).is_none()
-        && metric_when(settings.catalog, settings.all, settings.history.map(|h| (h, None)), name) == MetricWhen::Never
 }
 
 /// What the rules are told of the build `catalog` for this file.

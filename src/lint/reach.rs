@@ -92,6 +92,13 @@ impl Reach {
             let mut names = Vec::new();
             for p in input.below(&level, MAX_LISTED) {
                 let Some(FileKind::Code(lang)) = by_name(&p, &settings.env_files) else { continue };
+                // The engine's own registration files (the folders its
+                // profile reads metrics from: a vendored copy, a fork) are
+                // the engine's, judged by the catalogue, not the project's.
+                let slashed = format!("/{}", p.to_string_lossy().replace('\\', "/"));
+                if settings.profile.extract.metrics.iter().any(|f| slashed.contains(&format!("/{f}"))) {
+                    continue;
+                }
                 if !input.confined(&p) {
                     continue;
                 }

@@ -244,7 +244,13 @@ pub fn literals(text: &str, lang: Lang) -> Vec<Lit> {
         };
         let written = &text[start..e];
         let value = if raw { written.to_string() } else { unescape(written) };
-        out.push(Lit { value, at: start..e, before: line_start..prefix.start, formatted });
+        // A literal first on its line (a call's arguments one a line) is
+        // read with the line before it: `Gauge(` then `"vllm:x",`.
+        let mut from = line_start;
+        if line_start > 0 && text[line_start..prefix.start].trim().is_empty() {
+            from = text[..line_start - 1].rfind('\n').map_or(0, |n| n + 1);
+        }
+        out.push(Lit { value, at: start..e, before: from..prefix.start, formatted });
         i = e + if triple { 3 } else { 1 + hashes };
     }
     out
@@ -363,6 +369,10 @@ mod tests {
         let lits = literals(text, Lang::Python);
         assert_eq!(&text[lits[0].before.clone()], "x = Gauge(");
         assert_eq!(&text[lits[1].before.clone()], "x = Gauge(r\"radiance:q\", ");
+        let text = "x = Gauge(\n    \"radiance:q\",\n    \"h\")\n";
+        let lits = literals(text, Lang::Python);
+        assert!(REGISTRATION.is_match(&text[lits[0].before.clone()]), "{:?}", &text[lits[0].before.clone()]);
+        assert!(!REGISTRATION.is_match(&text[lits[1].before.clone()]));
     }
 
     #[test]
