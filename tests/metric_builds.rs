@@ -74,16 +74,34 @@ fn a_chart_s_dashboard_is_judged_by_its_app_version_when_the_values_name_no_tag(
 }
 
 #[test]
-fn several_builds_in_reach_judge_nothing_and_are_named() {
+fn several_builds_in_reach_are_each_judged_and_only_what_all_lack_is_said() {
     let file = "fixtures/vllm/reach/mixed/grafana/shared.json";
-    let r = lint(file);
-    // Judged against the run's build (v0.20.1), with a note naming both.
-    assert_eq!(found(&r.stdout), at(file, &[(4, 54, "KNB004")]), "{}{}", r.stdout, r.stderr);
+    let r = run_in(&support::root(), &["lint", "-vv", "--format", "short", file]);
+    // v0.9.2 exports `vllm:gpu_cache_usage_perc` (v0.20.1 does not): one of
+    // the builds around it fills the panel, so nothing is said.
+    assert_eq!(found(&r.stdout), [], "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains(&format!("note: {file}: judged against vllm v0.20.1, the run's build: the files around it run several (v0.9.2 in fixtures/vllm/reach/mixed/a/compose.yaml, v0.20.1 in fixtures/vllm/reach/mixed/b/compose.yaml); `[metrics] builds` judges it against each\n")),
+        r.stderr.contains(&format!("note: {file}: judged against vllm v0.20.1, and each build the files around it run (v0.9.2 in fixtures/vllm/reach/mixed/a/compose.yaml, v0.20.1 in fixtures/vllm/reach/mixed/b/compose.yaml)\n")),
         "{}",
         r.stderr
     );
+    // A name neither build exports is still said.
+    let t = support::tree(&[
+        ("knobs.toml", b"[pin]\nengine = \"vllm\"\n"),
+        (
+            "catalog/vllm/v0.9.2.toml",
+            &std::fs::read(support::root().join("fixtures/vllm/catalog/vllm/v0.9.2.toml")).expect("catalogue"),
+        ),
+        (
+            "catalog/vllm/v0.20.1.toml",
+            &std::fs::read(support::root().join("fixtures/vllm/catalog/vllm/v0.20.1.toml")).expect("catalogue"),
+        ),
+        ("a/compose.yaml", b"services:\n  old:\n    image: vllm/vllm-openai:v0.9.2\n"),
+        ("b/compose.yaml", b"services:\n  new:\n    image: vllm/vllm-openai:v0.20.1\n"),
+        ("grafana/a.json", b"{\"panels\": [{\"targets\": [{\"expr\": \"max(vllm:num_requests_swapped)\"}]}]}\n"),
+    ]);
+    let r = support::run::knobs(t.path(), &["lint", "--format", "short", "grafana/a.json"]);
+    assert_eq!(found(&r.stdout), at("grafana/a.json", &[(1, 40, "KNB004")]), "{}{}", r.stdout, r.stderr);
 }
 
 #[test]

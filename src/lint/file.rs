@@ -44,15 +44,16 @@ pub fn lint_file(
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
     // A monitoring file with no pin of its own: the fleet's builds, else
     // knobs.toml's pin, else the build its repository runs.
-    let fleet = own_build(&groups, kind, settings, folder) && !settings.fleet.is_empty();
+    let own = own_build(&groups, kind, settings, folder);
+    let mut builds: Vec<&Catalog> = if own { settings.fleet.clone() } else { Vec::new() };
     let mut judged_by = None;
-    if own_build(&groups, kind, settings, folder) && settings.fleet.is_empty() && !settings.pin_named {
-        judged_by = reached(&mut groups, &shown, settings, nearby.reach, &mut notes);
-    }
-    if fleet {
-        let tags: Vec<&str> = settings.fleet.iter().map(|c| c.source.tag.as_str()).collect();
+    if !builds.is_empty() {
+        let tags: Vec<&str> = builds.iter().map(|c| c.source.tag.as_str()).collect();
         judged_by = Some(format!("and each build of the fleet, `[metrics] builds`: {}", tags.join(", ")));
+    } else if own && !settings.pin_named {
+        judged_by = reached(&mut groups, &mut builds, &shown, settings, nearby.reach, &mut notes);
     }
+    let fleet = !builds.is_empty();
     // Series the project's own code registers under the engine's prefix (a
     // router's gauges, an exporter's) are its, known to every file of it.
     let metric = |r: &Ref| matches!(r, Ref::Metric { pattern: false, .. });
@@ -94,7 +95,7 @@ pub fn lint_file(
         }
         // A fleet: its metric references judged against each build, merged.
         judge(&ctx, &mut refs.iter().filter(|r| !matches!(r, Ref::Metric { .. })), &mut violations);
-        let per_build: Vec<_> = (settings.fleet.iter())
+        let per_build: Vec<_> = (builds.iter())
             .map(|c| {
                 let mut found = Vec::new();
                 judge(&ctx_of(c), &mut refs.iter().filter(|r| matches!(r, Ref::Metric { .. })), &mut found);
@@ -102,11 +103,13 @@ pub fn lint_file(
             })
             .collect();
         let when = |c: &Catalog, name: &str| ctx_for(c, settings, folder, &local).metric_when(name);
-        violations.extend(fleet::merge(&per_build, refs, &when));
+        violations.extend(fleet::merge(&per_build, refs, &when, !settings.fleet.is_empty()));
     }
     // The version a file is said to be judged against: its first pin's.
     let catalog = groups.iter().find(|(_, refs)| !refs.is_empty()).or(groups.first()).map_or(catalog, |(c, _)| *c);
-    let catalog = if fleet { settings.fleet.first().copied().unwrap_or(catalog) } else { catalog };
+    // A named fleet says its first build; builds found around it, the run's.
+    let catalog =
+        if fleet && !settings.fleet.is_empty() { builds.first().copied().unwrap_or(catalog) } else { catalog };
     let file_off = suppress::file_directive(&text);
     let violations = suppress::apply(violations, &scan.suppressions);
     let mut findings: Vec<Finding> = violations
@@ -176,11 +179,12 @@ fn own_build(groups: &[(&Catalog, Vec<Ref>)], kind: FileKind, settings: &Setting
 }
 
 /// Judges a monitoring file by the build its repository runs (`reach`),
-/// and says why (for `-v`); several builds in reach judge nothing, and are
-/// named. A build older than every catalogued one is a note, as an image
+/// and says why (for `-v`); several builds in reach are each judged
+/// (`builds`), and a name only some of them lack is left alone. A build older than every catalogued one is a note, as an image
 /// pin's is.
 fn reached<'a>(
     groups: &mut [(&'a Catalog, Vec<Ref>)],
+    builds: &mut Vec<&'a Catalog>,
     shown: &str,
     settings: &Settings<'a>,
     reach: &dyn Fn() -> Found,
@@ -212,12 +216,26 @@ fn reached<'a>(
             }
         }
         Found::Several(pins) => {
+            // Several builds run around it: each judged (those with a
+            // catalogue; one left alone judges as one pin does), and only
+            // what none of them exports is said.
+            for p in &pins {
+                if let Some((c, _)) = settings.pinned(&p.tag) {
+                    if !builds.iter().any(|b| std::ptr::eq(*b, c)) {
+                        builds.push(c);
+                    }
+                }
+            }
+            // Newest first: a finding every build gives is said as the newest says it.
+            builds.sort_by(|a, b| crate::catalog::tag::compare_tags(&b.source.tag, &a.source.tag));
+            if builds.len() < 2 {
+                if let (Some(c), Some(g)) = (builds.pop(), groups.first_mut()) {
+                    g.0 = c;
+                }
+            }
             let each: Vec<String> =
                 pins.iter().map(|p| format!("{} in {}", p.tag, crate::pictures::path_text(&p.by))).collect();
-            Some(format!(
-                "the run's build: the files around it run several ({}); `[metrics] builds` judges it against each",
-                each.join(", ")
-            ))
+            Some(format!("and each build the files around it run ({})", each.join(", ")))
         }
     }
 }

@@ -14,10 +14,14 @@ use crate::catalog::model::Catalog;
 /// The violations of a fleet's builds merged; `per_build` in the fleet's
 /// order, each with what it found; `when` places a metric for a build that
 /// lacks it.
+/// With `partial` false (builds found around the file, not named as a
+/// fleet), a metric some build exports is not said; other findings are
+/// said as the first build that gives them says them.
 pub fn merge(
     per_build: &[(&Catalog, Vec<Violation>)],
     refs: &[Ref],
     when: &dyn Fn(&Catalog, &str) -> MetricWhen,
+    partial: bool,
 ) -> Vec<Violation> {
     // Each violation once, by rule and place, with the builds that gave it.
     let mut seen: Vec<(Violation, Vec<usize>)> = Vec::new();
@@ -35,6 +39,14 @@ pub fn merge(
     for (mut v, lacking) in seen {
         if lacking.len() == per_build.len() {
             out.push(v);
+            continue;
+        }
+        if !partial {
+            // Builds found around the file: a name one of them exports may
+            // be that build's panel; any other finding stands as said.
+            if v.rule.code != unknown_metric::RULE.code {
+                out.push(v);
+            }
             continue;
         }
         let having: Vec<&str> = (0..per_build.len()).filter(|i| !lacking.contains(i)).map(tag).collect();

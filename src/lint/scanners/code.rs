@@ -101,6 +101,15 @@ pub fn scan(text: &str, lang: Lang, span: &dyn Fn(usize, usize) -> Span, ctx: &S
         if REGISTRATION.is_match(&text[l.before.clone()]) {
             continue;
         }
+        // A bare name (a constant, a key of a scrape's samples) names a
+        // family as prose does: a histogram's name is no wrong series there.
+        let bare = l.value.trim();
+        if ctx.metrics.is_metric_name(bare) && bare.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':')
+        {
+            let base = l.at.start;
+            ctx.metrics.scan(&text[l.at.clone()], &|s, e| span(base + s, base + e), &mut out.refs);
+            continue;
+        }
         let query = placeholders(&l.value, l.formatted);
         let param = QUERY_PARAM.is_match(&text[l.before.clone()]);
         if param || promql::parses(query.trim()) {
