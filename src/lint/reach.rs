@@ -191,8 +191,39 @@ fn read_pins(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Vec<Str
     let s = scan(&text.text, kind, settings, settings.catalog);
     let mut tags: Vec<String> = s.pins.into_iter().map(|(t, _)| t).collect();
     tags.extend(s.sections.into_iter().filter_map(|s| s.pin));
-    tags.dedup();
+    // In YAML, an engine image under any key (`images: {default: …}`, a
+    // variant per accelerator) says a build the project runs too.
+    if matches!(kind, FileKind::Compose | FileKind::HelmValues | FileKind::Yaml) {
+        for doc in yaml::load_each(&text.text).0 {
+            scalar_images(&doc, settings, &mut tags);
+        }
+    }
+    let mut seen = Vec::new();
+    tags.retain(|t| {
+        if seen.contains(t) {
+            false
+        } else {
+            seen.push(t.clone());
+            true
+        }
+    });
     tags
+}
+
+/// The builds the engine images written as scalars anywhere in `n` pin.
+fn scalar_images(n: &Node, settings: &Settings<'_>, out: &mut Vec<String>) {
+    match n {
+        Node::Scalar { text, .. } => {
+            let last = text.trim().rsplit('/').next().unwrap_or("");
+            let Some((repo, tag)) = last.split_once(':') else { return };
+            if settings.commands.images().iter().any(|i| i == repo) {
+                out.extend(settings.commands.image_tag(tag).filter(|t| !t.is_empty()));
+            }
+        }
+        Node::Map { entries, .. } => entries.iter().for_each(|(_, _, v)| scalar_images(v, settings, out)),
+        Node::Seq { items, .. } => items.iter().for_each(|v| scalar_images(v, settings, out)),
+        Node::Other { .. } => {}
+    }
 }
 
 /// A chart's `appVersion`, when its values name the engine's image with no
