@@ -268,3 +268,34 @@ fn series_the_project_s_code_registers_are_known_to_its_dashboards() {
         r.stderr
     );
 }
+
+/// An engine image written under a key of a chart's own (`images.default`,
+/// one per accelerator), not under `image:`, still says the build the
+/// chart runs to the dashboards beside it.
+#[test]
+fn an_engine_image_under_any_key_of_a_values_file_pins_the_dashboards_around_it() {
+    let cat = |t: &str| {
+        std::fs::read(support::root().join(format!("fixtures/vllm/catalog/vllm/{t}.toml"))).expect("catalogue")
+    };
+    let (old, new) = (cat("v0.9.2"), cat("v0.20.1"));
+    let t = support::tree(&[
+        ("knobs.toml", b"[pin]\nengine = \"vllm\"\n"),
+        ("catalog/vllm/v0.9.2.toml", &old),
+        ("catalog/vllm/v0.20.1.toml", &new),
+        (
+            "charts/serving/values.yaml",
+            b"modelServers:\n  vllm:\n    images:\n      default: \"vllm/vllm-openai:v0.9.2\"\n",
+        ),
+        ("dashboards/a.json", b"{\"panels\": [{\"targets\": [{\"expr\": \"max(vllm:gpu_cache_usage_perc)\"}]}]}\n"),
+    ]);
+    // v0.9.2 exports the cache gauge (v0.20.1, the default, does not).
+    let r = support::run::knobs(t.path(), &["lint", "-v", "--format", "short", "dashboards/a.json"]);
+    assert_eq!(found(&r.stdout), [], "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(
+            "note: dashboards/a.json: judged against vllm v0.9.2, the build charts/serving/values.yaml runs\n"
+        ),
+        "{}",
+        r.stderr
+    );
+}
