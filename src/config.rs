@@ -89,6 +89,9 @@ pub struct Config {
     pub helm_args: Vec<String>,
     /// `[lint] target_labels`: labels a scrape adds (replaces the default list).
     pub target_labels: Option<Vec<String>>,
+    /// `[metrics] builds`: the builds a fleet runs; a monitoring file with
+    /// no pin of its own is judged against each.
+    pub builds: Vec<Located<String>>,
     /// `[lint] baseline`: the file of findings not reported (relative to
     /// knobs.toml); the command line's `--baseline` wins over it.
     pub baseline: Option<Located<String>>,

@@ -38,6 +38,22 @@ pub enum FileKind {
     Workflow,
     /// JSON: dashboards (Grafana, Perses, Cloud Monitoring), their queries.
     Json,
+    /// Source code: the string literals that are queries or metric names read.
+    Code(CodeLang),
+}
+
+/// The languages whose string literals are read for queries: how each
+/// writes comments and strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CodeLang {
+    Python,
+    Go,
+    Rust,
+    /// Java, Kotlin, JavaScript, TypeScript.
+    CLike,
+    Terraform,
+    /// HTML, as Prometheus console templates are written.
+    Html,
 }
 
 /// What a folder's context reads a file of a kind for.
@@ -234,6 +250,54 @@ pub const KINDS: &[Kind] = &[
         ..NONE
     },
     Kind {
+        kind: FileKind::Code(CodeLang::Python),
+        extensions: &["py"],
+        examples: &["monitor/probe.py"],
+        image_pins_file: false,
+        staged_context: false,
+        ..NONE
+    },
+    Kind {
+        kind: FileKind::Code(CodeLang::Go),
+        extensions: &["go"],
+        examples: &["autoscaler/metrics.go"],
+        image_pins_file: false,
+        staged_context: false,
+        ..NONE
+    },
+    Kind {
+        kind: FileKind::Code(CodeLang::Rust),
+        extensions: &["rs"],
+        examples: &["router/src/load.rs"],
+        image_pins_file: false,
+        staged_context: false,
+        ..NONE
+    },
+    Kind {
+        kind: FileKind::Code(CodeLang::CLike),
+        extensions: &["java", "kt", "js", "mjs", "cjs", "jsx", "ts", "tsx"],
+        examples: &["web/src/metrics.ts", "Probe.java", "panel.jsx"],
+        image_pins_file: false,
+        staged_context: false,
+        ..NONE
+    },
+    Kind {
+        kind: FileKind::Code(CodeLang::Terraform),
+        extensions: &["tf"],
+        examples: &["infra/alerts.tf"],
+        image_pins_file: false,
+        staged_context: false,
+        ..NONE
+    },
+    Kind {
+        kind: FileKind::Code(CodeLang::Html),
+        extensions: &["html", "htm"],
+        examples: &["consoles/vllm.html"],
+        image_pins_file: false,
+        staged_context: false,
+        ..NONE
+    },
+    Kind {
         kind: FileKind::Markdown,
         special: Some(markdown),
         special_pattern: &[r"\.(md|markdown)$"],
@@ -255,6 +319,12 @@ fn row(kind: FileKind) -> &'static Kind {
 const UNLISTED: Kind = Kind { image_pins_file: false, staged_context: false, ..NONE };
 
 impl FileKind {
+    /// It may hold monitoring queries (a dashboard, rules, an autoscaler):
+    /// when it runs no image itself, the build its repository runs judges them.
+    pub fn reads_monitoring(self) -> bool {
+        matches!(self, FileKind::Json | FileKind::Yaml | FileKind::HelmValues | FileKind::Code(_))
+    }
+
     /// An engine image the file names pins the whole file.
     pub fn image_pins_file(self) -> bool {
         row(self).image_pins_file
@@ -431,6 +501,12 @@ mod tests {
             FileKind::Procfile,
             FileKind::Workflow,
             FileKind::Json,
+            FileKind::Code(CodeLang::Python),
+            FileKind::Code(CodeLang::Go),
+            FileKind::Code(CodeLang::Rust),
+            FileKind::Code(CodeLang::CLike),
+            FileKind::Code(CodeLang::Terraform),
+            FileKind::Code(CodeLang::Html),
         ];
         // A match without a wildcard: a new kind does not compile here
         // until it is in `all` above (and so must have its row).
@@ -451,6 +527,14 @@ mod tests {
                 | FileKind::Procfile
                 | FileKind::Workflow
                 | FileKind::Json => {}
+                FileKind::Code(lang) => match lang {
+                    CodeLang::Python
+                    | CodeLang::Go
+                    | CodeLang::Rust
+                    | CodeLang::CLike
+                    | CodeLang::Terraform
+                    | CodeLang::Html => {}
+                },
             }
         }
         assert_eq!(KINDS.len(), all.len());
@@ -478,7 +562,7 @@ mod tests {
             assert!(re.is_match(e), "{e}");
         }
         assert!(re.is_match("svc/serve"));
-        for name in ["src/main.rs", "Cargo.lock", "knobs.toml", "a.png"] {
+        for name in ["src/main.c", "Cargo.lock", "knobs.toml", "a.png"] {
             assert!(!re.is_match(name), "{name}");
         }
     }
@@ -492,7 +576,11 @@ mod tests {
         assert_eq!(classify(Path::new("svc/serve"), none, b"#!/usr/bin/env bash\n"), Some(FileKind::Shell));
         assert_eq!(classify(Path::new("svc/serve"), none, b"#!/usr/bin/python3\n"), None);
         assert_eq!(classify(Path::new("svc/service.conf"), &["service.conf".to_string()], b""), Some(FileKind::Env));
-        assert_eq!(classify(Path::new("main.rs"), none, b""), None);
+        assert_eq!(classify(Path::new("main.c"), none, b""), None);
+        // Source code is read for its queries, by extension.
+        assert_eq!(classify(Path::new("main.rs"), none, b""), Some(FileKind::Code(CodeLang::Rust)));
+        assert_eq!(classify(Path::new("probe.py"), none, b""), Some(FileKind::Code(CodeLang::Python)));
+        assert_eq!(classify(Path::new("alerts.tf"), none, b""), Some(FileKind::Code(CodeLang::Terraform)));
         for env in [".env.example", ".env.local", ".env.production", "knobs.env.template", "svc.env.example"] {
             assert_eq!(classify(Path::new(env), none, b""), Some(FileKind::Env), "{env}");
         }

@@ -14,7 +14,7 @@ pub const NOT_LINTABLE: &str = "not a runbook, env file, shell script or deploym
 
 /// Why a file named on the command line was not linted: it is named, so
 /// it is said without `-v`, with what knobs would have read.
-pub const NAMED_NOT_LINTABLE: &str = "named, but not a kind of file knobs reads (by name: `*.md`, env files, `*.sh`, `*.bat`, `*.ps1`, Makefiles, Procfiles, units, Dockerfiles, YAML, JSON dashboards; by a shell shebang: any name); an env file of another name goes in `[lint] env_files`";
+pub const NAMED_NOT_LINTABLE: &str = "named, but not a kind of file knobs reads (by name: `*.md`, env files, `*.sh`, `*.bat`, `*.ps1`, Makefiles, Procfiles, units, Dockerfiles, YAML, JSON dashboards, source code read for its queries: `*.py`, `*.go`, `*.rs`, `*.java`, `*.js`, `*.ts`, `*.tf`, `*.html`; by a shell shebang: any name); an env file of another name goes in `[lint] env_files`";
 
 /// Why a pipe, socket or device is not linted.
 pub const NOT_REGULAR: &str = "not a regular file";

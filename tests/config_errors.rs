@@ -31,7 +31,7 @@ fn a_catalogue_of_the_wrong_types_or_schema_points_at_the_place() {
     let r = run_in(t.path(), &["lint"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(flat(&r.stderr).contains("v9.toml has schema 99"), "{}", r.stderr);
-    assert!(r.stderr.contains("v9.toml:2:1]") && r.stderr.contains("this knobs reads schema 4 and older"));
+    assert!(r.stderr.contains("v9.toml:2:1]") && r.stderr.contains("this knobs reads schema 5 and older"));
 }
 
 #[test]

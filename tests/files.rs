@@ -106,7 +106,7 @@ fn a_named_file_knobs_cannot_read_is_said_to_be_passed_over() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(
         r.stderr,
-        "note: skipped fixtures/lint/files/radiance/notes.txt: named, but not a kind of file knobs reads (by name: `*.md`, env files, `*.sh`, `*.bat`, `*.ps1`, Makefiles, Procfiles, units, Dockerfiles, YAML, JSON dashboards; by a shell shebang: any name); an env file of another name goes in `[lint] env_files`\n"
+        "note: skipped fixtures/lint/files/radiance/notes.txt: named, but not a kind of file knobs reads (by name: `*.md`, env files, `*.sh`, `*.bat`, `*.ps1`, Makefiles, Procfiles, units, Dockerfiles, YAML, JSON dashboards, source code read for its queries: `*.py`, `*.go`, `*.rs`, `*.java`, `*.js`, `*.ts`, `*.tf`, `*.html`; by a shell shebang: any name); an env file of another name goes in `[lint] env_files`\n"
     );
     // Named beside a file that is read, the findings decide the status.
     let r = run_in(&root, &["lint", "fixtures/lint/files/radiance/notes.txt", "fixtures/lint/files/radiance/start"]);

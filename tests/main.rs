@@ -62,6 +62,9 @@ mod vllm;
 // Monitoring files: dashboards (JSON, in ConfigMaps), PrometheusRules,
 // KEDA/HPA objects, prometheus-adapter rules, judged against vLLM's metrics.
 mod monitoring;
+// Which build judges a monitoring file (the image in reach, a fleet), a
+// metric with no labels, queries in code.
+mod metric_builds;
 // The shapes deployments are written in (issue 32): Helm templates, images
 // built from the engine's, compose `.env`, llama-swap block macros, a whole
 // command after `docker run IMAGE`; vLLM and llama.cpp.

@@ -125,14 +125,22 @@ fn each_metric_keeps_type_labels_and_the_series_it_shows() {
             "vllm:inter_token_latency_seconds_created"
         ]
     );
-    // `labelnames + ["position"]` over the caller's labels: known at run time.
-    assert!(metric(&b, "vllm:spec_decode_num_accepted_tokens_per_pos_total").labels.is_empty());
+    // `labelnames + ["position"]` over the caller's labels: known at run time,
+    // not "no labels".
+    let per_pos = metric(&b, "vllm:spec_decode_num_accepted_tokens_per_pos_total");
+    assert!(per_pos.labels.is_empty() && !per_pos.unlabelled);
+    // A labelled metric and an Info (its keys are given when it is set) are not unlabelled.
+    assert!(!metric(&b, "vllm:lora_requests_info").unlabelled && !metric(&a, "vllm:cache_config_info").unlabelled);
     assert_eq!(
         strs(&metric(&b, "vllm:lora_requests_info").labels),
         ["max_lora", "waiting_lora_adapters", "running_lora_adapters"]
     );
     let ws = metric(&b, "vllm:websocket_connections_active");
     assert_eq!((ws.kind.as_str(), ws.help.as_str()), ("gauge", "Open websocket sessions."));
+    // Registered with no `labelnames` (nor a third argument): no labels at
+    // all, told from labels not read, and the catalogue says schema 5.
+    assert!(ws.labels.is_empty() && ws.unlabelled, "{ws:?}");
+    assert_eq!(b.schema, 5);
 }
 
 #[test]

@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 /// and read every older one (schema 2 added fields with empty defaults;
 /// schema 3 the engine-wide env keys, `[[env_key]]`; schema 4 a flag's
 /// `nargs` and `deprecated`, a metric's series, gate, deprecation and
-/// successor, the `info` type, and an env key's `kind`).
-pub const SCHEMA_VERSION: u32 = 4;
+/// successor, the `info` type and an env key's `kind`; schema 5 a metric
+/// registered with no labels, `unlabelled`, told from one whose labels were
+/// not read).
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The most flags, metrics or env keys one catalogue may hold. The largest
 /// engine's has about 600 flags; a catalogue in a pull request with 100,000
@@ -277,6 +279,11 @@ pub struct Metric {
     pub help: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub labels: Vec<String>,
+    /// The reader saw the registration name no labels at all: a matcher on
+    /// any label the scrape does not add matches nothing. False when
+    /// `labels` lists them, or when they were not read (known at run time).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unlabelled: bool,
     pub location: String,
     /// Every series name a scrape shows for it when that is more than its
     /// name (`…_bucket`, `…_sum`, `…_count`, `…_created`); empty: the name alone.
@@ -324,7 +331,9 @@ impl Catalog {
                     || m.kind == MetricType::Info
             })
             || self.env_keys.iter().any(|k| !k.kind.is_empty());
-        self.schema = if schema_4 {
+        self.schema = if self.metrics.iter().any(|m| m.unlabelled) {
+            5
+        } else if schema_4 {
             4
         } else if self.env_keys.is_empty() {
             2
@@ -411,9 +420,13 @@ mod tests {
         let mut plain = Catalog::new(source.clone(), Vec::new(), vec![metric(None)]);
         plain.normalise();
         assert_eq!(plain.schema, 2);
-        let mut newer = Catalog::new(source, Vec::new(), vec![metric(Some("e:n"))]);
+        let mut newer = Catalog::new(source.clone(), Vec::new(), vec![metric(Some("e:n"))]);
         newer.normalise();
         assert_eq!(newer.schema, 4);
-        assert_eq!(SCHEMA_VERSION, 4);
+        let bare = Metric { unlabelled: true, ..metric(None) };
+        let mut newest = Catalog::new(source, Vec::new(), vec![bare]);
+        newest.normalise();
+        assert_eq!(newest.schema, 5);
+        assert_eq!(SCHEMA_VERSION, 5);
     }
 }

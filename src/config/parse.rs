@@ -23,6 +23,8 @@ struct RawConfig {
     #[serde(default)]
     lint: Option<RawLint>,
     #[serde(default)]
+    metrics: Option<RawMetrics>,
+    #[serde(default)]
     profile: std::collections::BTreeMap<String, Spanned<toml::Table>>,
 }
 
@@ -51,6 +53,13 @@ struct RawLint {
     helm_args: Vec<String>,
     target_labels: Option<Vec<String>>,
     baseline: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMetrics {
+    #[serde(default)]
+    builds: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -110,6 +119,8 @@ const KNOWN_KEYS: &[&str] = &[
     "helm_args",
     "target_labels",
     "baseline",
+    "metrics",
+    "builds",
 ];
 
 fn did_you_mean(message: &str) -> Option<String> {
@@ -212,6 +223,17 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Box<FileError>> {
                 )))
             }
         }
+    }
+    for build in raw.metrics.map(|m| m.builds).unwrap_or_default() {
+        if !valid_tag(build.get_ref()) {
+            return Err(fail(
+                &build,
+                "invalid [metrics] builds",
+                "not a tag name",
+                "give the tags of the builds the fleet runs, e.g. `[\"v0.10.0\", \"v0.20.1\"]`",
+            ));
+        }
+        cfg.builds.push(Located::from(build));
     }
     if let Some(lint) = raw.lint {
         cfg.engine_commands = lint.engine_commands;

@@ -64,6 +64,11 @@ pub fn scan_around(text: &str, kind: FileKind, settings: &Settings<'_>, catalog:
         FileKind::Systemd => scanners::systemd::scan(text, &ctx, &mut out),
         FileKind::Quadlet => scanners::quadlet::scan(text, &ctx, &mut out),
         FileKind::Dockerfile => scanners::dockerfile::scan(text, &ctx, &mut out),
+        FileKind::Code(lang) => {
+            let idx = span::LineIndex::new(text);
+            scanners::code::scan(text, lang, &|s, e| idx.span(text, s, e), &ctx, &mut out);
+            out.suppressions.extend(suppress::line_comments(text));
+        }
         FileKind::Json => {
             let idx = span::LineIndex::new(text);
             scanners::dashboards::scan(text, &|s, e| idx.span(text, s, e), &ctx, &mut out);

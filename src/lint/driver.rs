@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use globset::GlobSet;
 
-use super::file::lint_file;
+use super::file::{lint_file, Nearby};
 use super::finding::{FileReport, Report};
 use super::folder::{Folder, Folders};
 use super::input::{Disk, Input};
@@ -26,6 +26,8 @@ pub struct Linter<'s, 'a> {
     input: &'s dyn Input,
     settings: &'s Settings<'a>,
     folders: Folders,
+    /// The builds monitoring files' repositories run, by folder.
+    reach: super::reach::Reach,
     /// (order, path, result); sorted by order, then path, at the end.
     results: std::sync::Mutex<Vec<Linted>>,
     /// Files linted with nothing to say.
@@ -50,6 +52,7 @@ impl<'s, 'a> Linter<'s, 'a> {
             input,
             settings,
             folders: Folders::default(),
+            reach: super::reach::Reach::default(),
             results: std::sync::Mutex::new(Vec::new()),
             later: std::sync::Mutex::new(Vec::new()),
             clean: std::sync::atomic::AtomicUsize::new(0),
@@ -117,7 +120,10 @@ impl<'s, 'a> Linter<'s, 'a> {
                 return match self.input.read(rel) {
                     Ok(text) => {
                         let scanned = super::dispatch::options_scan(&text.text, tag);
-                        Ok(lint_file(rel, text, kind, self.settings, folder, Some(scanned)))
+                        let reach = || self.reach.of(rel, self.settings, self.input);
+                        let registered = || self.reach.registered(rel, self.settings, self.input);
+                        let nearby = Nearby { reach: &reach, registered: &registered };
+                        Ok(lint_file(rel, text, kind, self.settings, folder, Some(scanned), &nearby))
                     }
                     Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
                 };
@@ -136,7 +142,10 @@ impl<'s, 'a> Linter<'s, 'a> {
                         folder.catalog(self.settings),
                         self.input,
                     );
-                    Ok(lint_file(rel, text, kind, self.settings, folder, around.or(scanned)))
+                    let reach = || self.reach.of(rel, self.settings, self.input);
+                    let registered = || self.reach.registered(rel, self.settings, self.input);
+                    let nearby = Nearby { reach: &reach, registered: &registered };
+                    Ok(lint_file(rel, text, kind, self.settings, folder, around.or(scanned), &nearby))
                 }
                 Err(reason) => Err(Skipped { path: rel.to_path_buf(), reason }),
             }

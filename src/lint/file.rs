@@ -8,9 +8,12 @@ use std::path::Path;
 use super::finding::{Excerpt, FileReport, Finding};
 use super::folder::Folder;
 use super::input::Text;
+use super::reach::Found;
+use super::refs::Ref;
 use super::rules::{self, Ctx, Rule, Violation, RULES};
 use super::scanners::Scan;
-use super::{dispatch, evidence, pins, span, suppress, Settings};
+use super::{dispatch, evidence, fleet, pins, span, suppress, Settings};
+use crate::catalog::model::Catalog;
 use crate::kinds::FileKind;
 
 /// Lints one file, `path` as shown to the user, in its folder's context.
@@ -22,6 +25,7 @@ pub fn lint_file(
     settings: &Settings<'_>,
     folder: &Folder,
     scanned: Option<Scan>,
+    nearby: &Nearby<'_>,
 ) -> FileReport {
     let shown = crate::pictures::path_text(path);
     let mut notes: Vec<String> = text.note.iter().map(|n| format!("{shown}: {n}")).collect();
@@ -38,38 +42,74 @@ pub fn lint_file(
         groups.iter_mut().for_each(|(_, refs)| refs.clear());
     }
     notes.extend(scan.notes.iter().map(|n| format!("{shown}: {n}")));
+    // A monitoring file with no pin of its own: the fleet's builds, else
+    // knobs.toml's pin, else the build its repository runs.
+    let own = own_build(&groups, kind, settings, folder);
+    let mut builds: Vec<&Catalog> = if own { settings.fleet.clone() } else { Vec::new() };
+    let mut judged_by = None;
+    if !builds.is_empty() {
+        let tags: Vec<&str> = builds.iter().map(|c| c.source.tag.as_str()).collect();
+        judged_by = Some(format!("and each build of the fleet, `[metrics] builds`: {}", tags.join(", ")));
+    } else if own && !settings.pin_named {
+        judged_by = reached(&mut groups, &mut builds, &shown, settings, nearby.reach, &mut notes);
+    }
+    let fleet = !builds.is_empty();
+    // Series the project's own code registers under the engine's prefix (a
+    // router's gauges, an exporter's) are its, known to every file of it.
+    let metric = |r: &Ref| matches!(r, Ref::Metric { pattern: false, .. });
+    if groups.iter().any(|(_, refs)| refs.iter().any(metric)) {
+        let known = (nearby.registered)();
+        if !known.is_empty() {
+            for (_, refs) in &mut groups {
+                refs.retain(|r| !matches!(r, Ref::Metric { name, pattern: false, .. } if known.contains(name)));
+            }
+        }
+    }
     let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     // Each reference is handed only to the rules that read its kind.
     let by_kind = rules::Reads::by_kind(&active);
     let mut violations: Vec<Violation> = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut options_files = Vec::new();
-    for (catalog, refs) in &groups {
-        options_files.extend(refs.iter().filter_map(|r| options_file(r, dir, settings, catalog)));
-        let local = rules::CatalogFacts::default();
-        let ctx = Ctx {
-            profile: settings.at_tag(&catalog.source.tag).0,
-            catalog,
-            all: settings.all,
-            history: settings.history,
-            env_flags: &folder.env_flags,
-            derived: settings.derived(catalog).unwrap_or(&local),
-            target_labels: &settings.target_labels,
-        };
+    let local = rules::CatalogFacts::default();
+    let ctx_of = |catalog| ctx_for(catalog, settings, folder, &local);
+    let judge = |ctx: &Ctx<'_>, refs: &mut dyn Iterator<Item = &Ref>, out: &mut Vec<Violation>| {
         for r in refs {
             // Each reference is resolved against the catalogue once, for every rule.
             let rules = &by_kind[rules::Reads::index_of(r)];
             if rules.is_empty() {
                 continue;
             }
-            let subject = rules::Subject::new(r, &ctx);
+            let subject = rules::Subject::new(r, ctx);
             for rule in rules {
-                (rule.check)(&subject, &ctx, &mut violations);
+                (rule.check)(&subject, ctx, out);
             }
         }
+    };
+    for (catalog, refs) in &groups {
+        options_files.extend(refs.iter().filter_map(|r| options_file(r, dir, settings, catalog)));
+        let ctx = ctx_of(catalog);
+        if !fleet {
+            judge(&ctx, &mut refs.iter(), &mut violations);
+            continue;
+        }
+        // A fleet: its metric references judged against each build, merged.
+        judge(&ctx, &mut refs.iter().filter(|r| !matches!(r, Ref::Metric { .. })), &mut violations);
+        let per_build: Vec<_> = (builds.iter())
+            .map(|c| {
+                let mut found = Vec::new();
+                judge(&ctx_of(c), &mut refs.iter().filter(|r| matches!(r, Ref::Metric { .. })), &mut found);
+                (*c, found)
+            })
+            .collect();
+        let when = |c: &Catalog, name: &str| ctx_for(c, settings, folder, &local).metric_when(name);
+        violations.extend(fleet::merge(&per_build, refs, &when, !settings.fleet.is_empty()));
     }
     // The version a file is said to be judged against: its first pin's.
     let catalog = groups.iter().find(|(_, refs)| !refs.is_empty()).or(groups.first()).map_or(catalog, |(c, _)| *c);
+    // A named fleet says its first build; builds found around it, the run's.
+    let catalog =
+        if fleet && !settings.fleet.is_empty() { builds.first().copied().unwrap_or(catalog) } else { catalog };
     let file_off = suppress::file_directive(&text);
     let violations = suppress::apply(violations, &scan.suppressions);
     let mut findings: Vec<Finding> = violations
@@ -98,7 +138,106 @@ pub fn lint_file(
         .filter(|p| p != path)
         .collect();
     let tag = catalog.source.tag.clone();
-    FileReport { path: shown, text, lines, findings, tag, notes, env_files, options_files }
+    FileReport { path: shown, text, lines, findings, tag, judged_by, notes, env_files, options_files }
+}
+
+/// What a file's surroundings say, asked only when needed: the build its
+/// repository runs, and the series its project's code registers.
+pub struct Nearby<'a> {
+    pub reach: &'a dyn Fn() -> Found,
+    pub registered: &'a dyn Fn() -> std::sync::Arc<Vec<String>>,
+}
+
+/// What the rules are told of the build `catalog` for this file.
+fn ctx_for<'c>(
+    catalog: &'c Catalog,
+    settings: &'c Settings<'_>,
+    folder: &'c Folder,
+    local: &'c rules::CatalogFacts,
+) -> Ctx<'c> {
+    Ctx {
+        profile: settings.at_tag(&catalog.source.tag).0,
+        catalog,
+        all: settings.all,
+        history: settings.history,
+        env_flags: &folder.env_flags,
+        derived: settings.derived(catalog).unwrap_or(local),
+        target_labels: &settings.target_labels,
+    }
+}
+
+/// True when a file that may hold monitoring queries (a dashboard, a rule
+/// file, a monitoring object) has no build of its own: no image it runs,
+/// no pin of its folder, no `--tag`, and it names metrics.
+fn own_build(groups: &[(&Catalog, Vec<Ref>)], kind: FileKind, settings: &Settings<'_>, folder: &Folder) -> bool {
+    let [(catalog, refs)] = groups else { return false };
+    kind.reads_monitoring()
+        && std::ptr::eq(*catalog, settings.catalog)
+        && folder.pins.is_empty()
+        && !settings.tag_forced
+        && refs.iter().any(|r| matches!(r, Ref::Metric { .. }))
+}
+
+/// Judges a monitoring file by the build its repository runs (`reach`),
+/// and says why (for `-v`); several builds in reach are each judged
+/// (`builds`), and a name only some of them lack is left alone. A build older than every catalogued one is a note, as an image
+/// pin's is.
+fn reached<'a>(
+    groups: &mut [(&'a Catalog, Vec<Ref>)],
+    builds: &mut Vec<&'a Catalog>,
+    shown: &str,
+    settings: &Settings<'a>,
+    reach: &dyn Fn() -> Found,
+    notes: &mut Vec<String>,
+) -> Option<String> {
+    let engine = &settings.catalog.source.engine;
+    match reach() {
+        Found::Nothing => None,
+        Found::One(pin) => {
+            let by = crate::pictures::path_text(&pin.by);
+            let tag = &pin.tag;
+            match settings.pinned(tag) {
+                Some((c, nearest)) => {
+                    if let Some(g) = groups.first_mut() {
+                        g.0 = c;
+                    }
+                    Some(if nearest {
+                        format!("the nearest earlier tag to {tag}, the build {by} runs{}", settings.sync_hint(tag))
+                    } else {
+                        format!("the build {by} runs")
+                    })
+                }
+                None => {
+                    let unjudged = settings.unjudged(tag, "the file is");
+                    notes.push(format!("{shown}: {by} runs {engine} {tag}, {unjudged}"));
+                    groups.iter_mut().for_each(|(_, refs)| refs.clear());
+                    None
+                }
+            }
+        }
+        Found::Several(pins) => {
+            // Several builds run around it: each judged (those with a
+            // catalogue; one left alone judges as one pin does), and only
+            // what none of them exports is said.
+            for p in &pins {
+                if let Some((c, _)) = settings.pinned(&p.tag) {
+                    if !builds.iter().any(|b| std::ptr::eq(*b, c)) {
+                        builds.push(c);
+                    }
+                }
+            }
+            // Newest first: a finding every build gives is said as the newest says it.
+            builds.sort_by(|a, b| crate::catalog::tag::compare_tags(&b.source.tag, &a.source.tag));
+            if builds.len() < 2 {
+                if let (Some(c), Some(g)) = (builds.pop(), groups.first_mut()) {
+                    g.0 = c;
+                }
+            }
+            let each: Vec<String> =
+                pins.iter().map(|p| format!("{} in {}", p.tag, crate::pictures::path_text(&p.by))).collect();
+            Some(format!("and each build the files around it run ({})", each.join(", ")))
+        }
+    }
 }
 
 /// Scans a file as its kind says, in its folder's context: an env file is

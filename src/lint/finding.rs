@@ -72,6 +72,9 @@ pub struct FileReport {
     pub findings: Vec<Finding>,
     /// Which build the file was judged against.
     pub tag: String,
+    /// Why that build, when the file names none itself and something around
+    /// it does (`the build deploy/compose.yaml runs`): said with `-v`.
+    pub judged_by: Option<String>,
     /// Things about this file the user should know that are not findings.
     pub notes: Vec<String>,
     /// Env files this unit names (`EnvironmentFile=`), beside it.

@@ -54,6 +54,21 @@ pub trait Input: Sync {
     fn confined(&self, _path: &Path) -> bool {
         true
     }
+    /// The files under `dir` (any depth up to [`BELOW_DEPTH`], hidden and
+    /// vendored folders left out), at most `limit` of them, in path order:
+    /// where a monitoring file looks for the build its repository runs.
+    fn below(&self, _dir: &Path, _limit: usize) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// How deep [`Input::below`] goes under the folder it lists.
+pub const BELOW_DEPTH: usize = 5;
+
+/// Folders [`Input::below`] does not enter: hidden ones, and those that
+/// hold other people's code or build output.
+fn entered(name: &str) -> bool {
+    !name.starts_with('.') && !matches!(name, "node_modules" | "vendor" | "target" | "__pycache__" | "site-packages")
 }
 
 /// Files on disk, relative to a working directory.
@@ -89,6 +104,31 @@ impl Input for Disk {
         crate::confine::inside(&project, &path).is_ok()
     }
 
+    fn below(&self, dir: &Path, limit: usize) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        let mut todo = vec![(dir.to_path_buf(), 0)];
+        'all: while let Some((d, depth)) = todo.pop() {
+            let Ok(entries) = std::fs::read_dir(self.cwd.join(&d)) else { continue };
+            let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+            entries.sort_by_key(std::fs::DirEntry::file_name);
+            for e in entries {
+                // Symlinks are not followed: what they name may be outside the project.
+                let Ok(t) = e.file_type() else { continue };
+                let name = e.file_name();
+                if t.is_file() {
+                    out.push(d.join(&name));
+                } else if t.is_dir() && depth < BELOW_DEPTH && entered(&name.to_string_lossy()) {
+                    todo.push((d.join(&name), depth + 1));
+                }
+                if out.len() >= limit {
+                    break 'all;
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
     fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
         let Some(dir) = path.parent() else { return Vec::new() };
         let Ok(entries) = std::fs::read_dir(self.cwd.join(dir)) else { return Vec::new() };
@@ -113,6 +153,19 @@ impl Input for StagedFiles {
     fn read(&self, path: &Path) -> Result<Text, String> {
         let bytes = self.files.iter().find(|(p, _)| p == path).map(|(_, b)| b.clone()).ok_or("not staged")?;
         decode(bytes, self.max_file_size)
+    }
+
+    fn below(&self, dir: &Path, limit: usize) -> Vec<PathBuf> {
+        let within = |p: &Path| {
+            p.strip_prefix(dir).is_ok_and(|rest| {
+                let folders: Vec<_> = rest.parent().map(|r| r.components().collect()).unwrap_or_default();
+                folders.len() <= BELOW_DEPTH && folders.iter().all(|c| entered(&c.as_os_str().to_string_lossy()))
+            })
+        };
+        let mut out: Vec<PathBuf> = self.files.iter().map(|(p, _)| p.clone()).filter(|p| within(p)).collect();
+        out.sort();
+        out.truncate(limit);
+        out
     }
 
     fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
@@ -140,6 +193,10 @@ impl Input for WithStdin {
             return Ok(self.text.clone());
         }
         self.disk.read(path)
+    }
+
+    fn below(&self, dir: &Path, limit: usize) -> Vec<PathBuf> {
+        self.disk.below(dir, limit)
     }
 
     fn siblings(&self, path: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {

@@ -15,8 +15,9 @@
 //!   values, a compose build's Dockerfile);
 //! - [`file`]: one file — [`dispatch`] picks its scanner ([`scanners`] read,
 //!   [`refs`] are what they find), [`pins`] picks the version each ref is
-//!   judged against, [`rules`] judge, [`suppress`] silences and reports
-//!   suppressions;
+//!   judged against (`reach`: the build a monitoring file's repository
+//!   runs; `fleet`: a fleet's builds, each judged and merged), [`rules`]
+//!   judge, [`suppress`] silences and reports suppressions;
 //! - [`finding`]: the output model `report/` renders;
 //! - [`fix`]: applies findings' fixes;
 //! - [`baseline`]: findings recorded when a repository adopted knobs, not
@@ -32,10 +33,12 @@ mod evidence;
 mod file;
 pub mod finding;
 pub mod fix;
+mod fleet;
 pub mod folder;
 pub mod input;
 pub mod pairing;
 mod pins;
+mod reach;
 pub mod refs;
 pub mod rules;
 pub mod scanners;

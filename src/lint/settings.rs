@@ -140,6 +140,12 @@ pub struct Settings<'a> {
     /// `--tag` was named on the command line: every file is judged against
     /// `catalog`, whatever version it pins.
     pub tag_forced: bool,
+    /// knobs.toml pins a tag (`[pin] tag`): it, not a build in a monitoring
+    /// file's reach, judges that file.
+    pub pin_named: bool,
+    /// `[metrics] builds`: the fleet a monitoring file with no pin of its
+    /// own is judged against, each build in turn.
+    pub fleet: Vec<&'a Catalog>,
     /// What the rules work out about each catalogue of `all` (same order).
     derived: Vec<rules::CatalogFacts>,
     /// The same for `catalog` when it is not one of `all` (a tag of the history).
@@ -181,6 +187,8 @@ impl<'a> Settings<'a> {
             helm_args_named: false,
             fail_on: Severity::Warning,
             tag_forced: false,
+            pin_named: false,
+            fleet: Vec::new(),
             derived: all.iter().map(|_| rules::CatalogFacts::default()).collect(),
             own_derived: rules::CatalogFacts::default(),
         }
@@ -294,6 +302,20 @@ impl<'a> Settings<'a> {
         settings.keep_text = overrides.keep_text;
         settings.keep_clean = overrides.keep_clean;
         settings.tag_forced = overrides.tag;
+        settings.pin_named = cfg.tag.is_some();
+        for build in &cfg.builds {
+            let Some((c, _)) = settings.pinned(&build.value) else {
+                let message = format!(
+                    "[metrics] builds: no catalogue of {} {} or of a build before it",
+                    pinned.catalog.source.engine, build.value
+                );
+                let help = format!("`knobs sync --tag {}` writes one", build.value);
+                return Err(cfg.error_at(build.span.clone(), message, "this build", Some(help)).into());
+            };
+            if !settings.fleet.iter().any(|f| std::ptr::eq(*f, c)) {
+                settings.fleet.push(c);
+            }
+        }
         settings.cwd = overrides.cwd.clone();
         settings.config_dir = cfg.path.as_deref().and_then(Path::parent).map(|d| normalized(&overrides.cwd.join(d)));
         if let Some(labels) = &cfg.target_labels {

@@ -32,7 +32,10 @@ pub fn notes(report: &Report, unreadable: &[&Skipped], verbosity: i8, build: Opt
     if verbosity > 0 {
         let (engine, default_tag) = build.and_then(|b| b.rsplit_once(' ')).unwrap_or(("", ""));
         for f in &report.files {
-            if f.tag != default_tag || verbosity > 1 {
+            if let Some(by) = &f.judged_by {
+                let (path, tag, by) = (visible(&f.path), visible(&f.tag), visible(by));
+                let _ = writeln!(out, "note: {path}: judged against {engine} {tag}, {by}");
+            } else if f.tag != default_tag || verbosity > 1 {
                 let _ = writeln!(out, "note: {}: judged against {engine} {}", visible(&f.path), visible(&f.tag));
             }
         }

@@ -3,7 +3,9 @@
 //! class held in an attribute, `self._gauge_cls(...)`) with its name as
 //! `name=` or the first argument (a literal, or a local name assigned a
 //! literal anywhere in the function), its help as `documentation=` and its
-//! labels as `labelnames=` (a list, or a name traced to one). A
+//! labels as `labelnames=` or the third argument (a list, or a name traced
+//! to one; none named is no labels at all, `unlabelled`, except for an
+//! Info, whose keys are given when it is set). A
 //! registration under an `if` whose condition names a gate (a profile's
 //! word, an env key) is exported only behind it; a help text that says
 //! "deprecated" is kept with the name it points to. Names built at run time
@@ -120,7 +122,10 @@ fn registration(
     }
     let help = args.keyword("documentation").or_else(|| args.positional.get(1).copied());
     let help = help.map(|h| scope.eval(h).display()).unwrap_or_default();
-    let labels = match args.keyword("labelnames").map(|l| scope.eval(l)) {
+    // `labelnames=` or the third positional argument (prometheus_client's
+    // order: name, documentation, labelnames); none: no labels at all.
+    let labelnames = args.keyword("labelnames").or_else(|| args.positional.get(2).copied());
+    let labels = match labelnames.map(|l| scope.eval(l)) {
         Some(v) => v.members(),
         None => Some(Vec::new()),
     };
@@ -136,6 +141,8 @@ fn registration(
             Some(s) if !name.ends_with(s) => format!("{name}{s}"),
             _ => name,
         };
+        // Read and empty: the metric has no labels (not "not read").
+        let bare = labels.as_ref().is_some_and(Vec::is_empty) && kind != MetricType::Info;
         let labels = labels.clone().unwrap_or_else(|| {
             unlabelled.push(name.clone());
             Vec::new()
@@ -146,6 +153,7 @@ fn registration(
             kind,
             help: help.clone(),
             labels,
+            unlabelled: bare,
             location: f.location(call),
             shown_by: shown_by.clone(),
             deprecated,

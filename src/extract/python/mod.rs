@@ -207,8 +207,10 @@ pub fn extract(
         for m in metrics::registrations(&program, i, &reading, &mut extracted.warnings) {
             match metrics.get_mut(&m.name) {
                 // Registered twice (two engines' loggers): the first is
-                // kept; gated only if both are, deprecated if either says so.
+                // kept; gated only if both are, deprecated if either says so,
+                // with no labels only if neither names any.
                 Some(old) => {
+                    old.unlabelled &= m.unlabelled;
                     if m.shown_by.is_none() {
                         old.shown_by = None;
                     }

@@ -21,7 +21,7 @@ mod subject;
 mod swallowed_option;
 mod unknown_env_knob;
 mod unknown_label;
-mod unknown_metric;
+pub(crate) mod unknown_metric;
 pub(crate) mod unknown_suppression;
 mod unread_env_line;
 pub(crate) mod unused_suppression;

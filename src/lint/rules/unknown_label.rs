@@ -3,7 +3,9 @@
 //! ## What it does
 //! Checks the label names a PromQL selector matches on, and those an
 //! aggregation above it groups by (`by`, `without`), against the labels the
-//! pinned build registers for the metric, where the source registers them.
+//! pinned build registers for the metric, where the source registers them
+//! — also a metric registered with no labels at all, whose every matcher
+//! (but on a label the scrape adds) matches nothing.
 //! The labels a scrape adds (`[lint] target_labels`: `job`, `instance`,
 //! `namespace`, `pod`, … by default) and `le`/`quantile` are always allowed;
 //! labels `label_replace`/`label_join` make, and those brought across a
@@ -39,12 +41,25 @@ pub const RULE: Rule = Rule {
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let Ref::Metric { usage: Some(usage), .. } = s.r else { return };
     // Only where the source says which labels the metric has.
-    let Some(metric) = s.metric.filter(|m| !m.labels.is_empty()) else { return };
+    let Some(metric) = s.metric.filter(|m| !m.labels.is_empty() || m.unlabelled) else { return };
     for (label, span) in &usage.labels {
         let known = metric.labels.iter().any(|l| l == label)
             || matches!(label.as_str(), "le" | "quantile")
             || ctx.target_labels.iter().any(|t| t == label);
         if known {
+            continue;
+        }
+        if metric.labels.is_empty() {
+            out.push(Violation {
+                rule: &RULE,
+                span: *span,
+                message: format!("`{label}` is not a label of `{}` in {}: it has no labels", metric.name, ctx.build()),
+                help: Some(format!(
+                    "`{}` is registered with no labels, so this matcher matches nothing; labels a scrape adds go in `[lint] target_labels`",
+                    metric.name
+                )),
+                fix: None,
+            });
             continue;
         }
         let near = suggest(label, metric.labels.iter().map(String::as_str));

@@ -19,6 +19,7 @@
 pub mod actions;
 mod argv;
 pub mod batch;
+pub mod code;
 pub mod compose;
 mod container;
 mod continuation;

@@ -246,6 +246,11 @@ thread_local! {
         std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
+/// True when `query` parses as PromQL (read once per thread, as `scan` reads it).
+pub fn parses(query: &str) -> bool {
+    query.len() <= CACHED_LEN && read_cached(query).is_ok()
+}
+
 /// What `query` read as, when this thread has read that text before.
 fn cached(query: &str) -> Option<Result<Vec<Selector>, QueryError>> {
     READ.with(|c| c.borrow().get(query).cloned())
