@@ -358,7 +358,7 @@ class Knobs:
             return (False, None)
         return None
 
-    def accepts(self, flag, scope):
+    def accepts(self, flag, scope, tag=None):
         if scope is None:
             return True
         common = self.p["scopes"]["common"]
@@ -369,8 +369,10 @@ class Knobs:
             sc = [common]
         if scope in sc:
             return True
-        inherits = scope not in self.p["scopes"].get("not_inheriting", [])
-        return inherits and common in sc
+        # The profile's scopes that do not inherit the common one, and the era's.
+        era = self.era(tag) if tag else None
+        no = self.p["scopes"].get("not_inheriting", []) + (era or {}).get("not_inheriting", [])
+        return scope not in no and common in sc
 
     def accepted(self, tag, binary):
         c = self.command(binary, tag)
@@ -381,7 +383,7 @@ class Knobs:
             return "foreign"
         acc = {}
         for f in self.flags(tag):
-            if not self.accepts(f, scope):
+            if not self.accepts(f, scope, tag):
                 continue
             values = 0 if f["kind"] == "switch" else (f.get("arity") or 1)
             m = f.get("members") or None

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Bumped whenever a field changes meaning; readers refuse newer schemas
 /// and read every older one (schema 2 added fields with empty defaults;
 /// schema 3 the engine-wide env keys, `[[env_key]]`; schema 4 a flag's
-/// `nargs` and `deprecated`, a metric's series, gate, deprecation and
+/// `nargs`, `deprecated` and `successors`, a metric's series, gate, deprecation and
 /// successor, and the `info` type).
 pub const SCHEMA_VERSION: u32 = 4;
 
@@ -158,6 +158,10 @@ pub struct Flag {
     /// Set when the flag still parses but is always refused: the message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<String>,
+    /// The build's flags that message names in its place (`use --spec-draft-n-max`):
+    /// facts, kept where the message is not (a history of facts only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub successors: Vec<String>,
     /// How many argv words follow it as values, when more than one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arity: Option<u8>,
@@ -311,7 +315,7 @@ impl Catalog {
         self.env_keys.sort_by(|a, b| a.name.cmp(&b.name));
         // The oldest schema that holds what this catalogue holds, so that a
         // catalogue with no engine-wide env keys reads in an older knobs.
-        let schema_4 = self.flags.iter().any(|f| f.nargs.is_some() || f.deprecated)
+        let schema_4 = self.flags.iter().any(|f| f.nargs.is_some() || f.deprecated || !f.successors.is_empty())
             || self.metrics.iter().any(|m| {
                 !m.samples.is_empty()
                     || m.shown_by.is_some()

@@ -231,6 +231,7 @@ mod tests {
             nargs: None,
             list: false,
             deprecated: false,
+            successors: Vec::new(),
         }
     }
 

@@ -56,15 +56,31 @@ pub fn lint_file(
             derived: settings.derived(catalog).unwrap_or(&local),
             target_labels: &settings.target_labels,
         };
+        // A binary whose own parser compares `_` as written (the profile's
+        // reads it as `-`) is judged by the profile without that rule.
+        let plain = std::cell::OnceCell::new();
         for r in refs {
             // Each reference is resolved against the catalogue once, for every rule.
             let rules = &by_kind[rules::Reads::index_of(r)];
             if rules.is_empty() {
                 continue;
             }
-            let subject = rules::Subject::new(r, &ctx);
+            let plain_ctx;
+            let ctx = match r {
+                super::refs::Ref::Flag { binary: Some(b), .. } if b.plain_underscores => {
+                    let profile = plain.get_or_init(|| {
+                        let mut p = ctx.profile.clone();
+                        p.argv.underscores = false;
+                        p
+                    });
+                    plain_ctx = Ctx { profile, ..ctx };
+                    &plain_ctx
+                }
+                _ => &ctx,
+            };
+            let subject = rules::Subject::new(r, ctx);
             for rule in rules {
-                (rule.check)(&subject, &ctx, &mut violations);
+                (rule.check)(&subject, ctx, &mut violations);
             }
         }
     }
