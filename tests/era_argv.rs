@@ -265,3 +265,17 @@ fn an_alias_that_left_is_said_to_have_been_its_flag_s() {
     assert_eq!(v["findings"][0]["message"], "`-m` is not a flag of radiance v1.8.1");
     assert_eq!(v["findings"][0]["help"], "it was `--model`'s alias in radiance v1.0.13; write `--model`");
 }
+
+/// A handler that passes its value on with the option's own name
+/// (`log_param_pair_parse(false, "--log-file", value)`, the table's
+/// `--log-file` at b3687–b3720) takes a word: the call inside it declares
+/// nothing, and its `false` is no default.
+#[test]
+fn a_call_inside_a_handler_declares_no_option() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    let c = catalog(tmp.path(), "b5000");
+    let f = c.flags.iter().find(|f| f.name == "--log-file").expect("--log-file");
+    assert_eq!((f.kind, f.metavar.as_str(), f.default.as_str()), (Kind::String, "FNAME", ""));
+    assert_eq!(lint(tmp.path(), "b5000", "llama-server -m m.gguf --log-file /var/log/llama\n"), (0, vec![]));
+}
