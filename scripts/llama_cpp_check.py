@@ -316,7 +316,13 @@ class Tag:
                         acc[s] = o
                 out[b] = ("common", how, acc)
             elif parser == "own":
-                out[b] = ("own", how, self.own(how))
+                own = self.own(how)
+                # A parser of its own that hands the words it does not know
+                # to the common chain (`./retrieval`: `gpt_params_find_arg(argc,
+                # argv, argv[i], …)`) also takes every common option.
+                if shape == "chain" and re.search(r"\bgpt_params_find_arg\s*\(", self.show(how) or ""):
+                    own = {**{s: o for s, o in common.items() if "LLAMA_EXAMPLE_COMMON" in o["examples"]}, **own}
+                out[b] = ("own", how, own)
         return shape, out
 
 
