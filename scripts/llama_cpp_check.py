@@ -371,12 +371,14 @@ class Knobs:
         sc, ex = flag.get("scopes", []), flag.get("excludes", [])
         if scope in ex:
             return False
+        era = self.era(tag) if tag else None
+        if not sc and scope in (era or {}).get("not_inheriting", []):
+            return True  # knobs: an era's non-inheriting scope refuses only what a catalogue scopes
         if not sc:
             sc = [common]
         if scope in sc:
             return True
         # The profile's scopes that do not inherit the common one, and the era's.
-        era = self.era(tag) if tag else None
         no = self.p["scopes"].get("not_inheriting", []) + (era or {}).get("not_inheriting", [])
         return scope not in no and common in sc
 

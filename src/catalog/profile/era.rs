@@ -257,6 +257,8 @@ mod tests {
         let common = ["LLAMA_EXAMPLE_COMMON".to_string()];
         assert!(!old.accepts(&common, &[], Some("LLAMA_EXAMPLE_SERVER")), "the old server inherits nothing");
         assert!(old.accepts(&common, &[], Some("LLAMA_EXAMPLE_COMMON")));
+        assert!(old.accepts(&[], &[], Some("LLAMA_EXAMPLE_SERVER")), "an option no file scoped is not refused");
+        assert!(!old.accepts(&[], &[], Some("LLAMA_EXAMPLE_DOWNLOAD")), "the profile's own rule stands");
         let new = at("b3183");
         assert!(new.underscores_of("llama-server") && new.accepts(&common, &[], Some("LLAMA_EXAMPLE_SERVER")));
     }

@@ -135,11 +135,7 @@ impl Profile {
         if let Some(words) = switch {
             p.env.switch = Some(words.clone());
         }
-        for s in &e.not_inheriting {
-            if !p.scopes.not_inheriting.contains(s) {
-                p.scopes.not_inheriting.push(s.clone());
-            }
-        }
+        p.scopes.era_not_inheriting.clone_from(&e.not_inheriting);
         for c in &e.commands {
             match p.commands.iter_mut().find(|k| k.name == c.name) {
                 Some(k) => *k = c.clone(),
