@@ -316,7 +316,13 @@ class Tag:
                         acc[s] = o
                 out[b] = ("common", how, acc)
             elif parser == "own":
-                out[b] = ("own", how, self.own(how))
+                own = self.own(how)
+                # A parser of its own that hands the words it does not know
+                # to the common chain (`./retrieval`: `gpt_params_find_arg(argc,
+                # argv, argv[i], …)`) also takes every common option.
+                if shape == "chain" and re.search(r"\bgpt_params_find_arg\s*\(", self.show(how) or ""):
+                    own = {**{s: o for s, o in common.items() if "LLAMA_EXAMPLE_COMMON" in o["examples"]}, **own}
+                out[b] = ("own", how, own)
         return shape, out
 
 
@@ -358,19 +364,23 @@ class Knobs:
             return (False, None)
         return None
 
-    def accepts(self, flag, scope):
+    def accepts(self, flag, scope, tag=None):
         if scope is None:
             return True
         common = self.p["scopes"]["common"]
         sc, ex = flag.get("scopes", []), flag.get("excludes", [])
         if scope in ex:
             return False
+        era = self.era(tag) if tag else None
+        if not sc and scope in (era or {}).get("not_inheriting", []):
+            return True  # knobs: an era's non-inheriting scope refuses only what a catalogue scopes
         if not sc:
             sc = [common]
         if scope in sc:
             return True
-        inherits = scope not in self.p["scopes"].get("not_inheriting", [])
-        return inherits and common in sc
+        # The profile's scopes that do not inherit the common one, and the era's.
+        no = self.p["scopes"].get("not_inheriting", []) + (era or {}).get("not_inheriting", [])
+        return scope not in no and common in sc
 
     def accepted(self, tag, binary):
         c = self.command(binary, tag)
@@ -381,7 +391,7 @@ class Knobs:
             return "foreign"
         acc = {}
         for f in self.flags(tag):
-            if not self.accepts(f, scope):
+            if not self.accepts(f, scope, tag):
                 continue
             values = 0 if f["kind"] == "switch" else (f.get("arity") or 1)
             m = f.get("members") or None

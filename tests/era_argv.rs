@@ -13,14 +13,17 @@ use knobs::catalog::model::{Catalog, Kind};
 
 use crate::support::{self, knobs};
 
-/// The fixture history: b3000 (the server's own parser), b3500 (the common
-/// parse chain), b5000 (the table, llama-cli passing LLAMA_EXAMPLE_MAIN,
-/// tokenize with its own parser), b7400 (llama-cli passing LLAMA_EXAMPLE_CLI).
+/// The fixture history: b2400 (the server's own parser, no `_` read as
+/// `-`), b3000 (the server's own parser), b3500 (the common parse chain),
+/// b5000 (the table, llama-cli passing LLAMA_EXAMPLE_MAIN, tokenize with
+/// its own parser, a switch's env taking `1` and `true`), b7400 (llama-cli
+/// passing LLAMA_EXAMPLE_CLI, `is_truthy`, an option removed for two).
 fn history(dir: &Path) {
     let f = support::fixtures().join("llama.cpp");
     support::build_repo(
         &dir.join("llama.git"),
         &[
+            ("b2400", f.join("b2400")),
             ("b3000", f.join("b3000")),
             ("b3500", f.join("b3500")),
             ("b5000", f.join("scopes/b5000")),
@@ -40,19 +43,36 @@ fn catalog(dir: &Path, tag: &str) -> Catalog {
 /// `knobs lint` of one script at `tag`: the exit code and each finding as
 /// `CODE line:column`.
 fn lint(dir: &Path, tag: &str, script: &str) -> (i32, Vec<String>) {
-    std::fs::write(dir.join("run.sh"), script).expect("run.sh");
+    lint_file(dir, "out", tag, "run.sh", script)
+}
+
+/// The same for a file of any name, against the catalogues in `catalogs`.
+fn lint_file(dir: &Path, catalogs: &str, tag: &str, name: &str, text: &str) -> (i32, Vec<String>) {
+    std::fs::write(dir.join(name), text).expect("file");
     let r = knobs(
         dir,
-        &["lint", "--engine", "llama.cpp", "--catalog-dir", "out", "--tag", tag, "--format", "short", "run.sh"],
+        &["lint", "--engine", "llama.cpp", "--catalog-dir", catalogs, "--tag", tag, "--format", "short", name],
     );
     let found = (r.stdout.lines())
         .filter_map(|l| {
             let mut w = l.split_whitespace();
-            let at = w.next()?.strip_prefix("run.sh:")?.trim_end_matches(':').to_string();
+            let at = w.next()?.strip_prefix(name)?.trim_start_matches(':').trim_end_matches(':').to_string();
             Some(format!("{} {at}", w.next()?))
         })
         .collect();
     (r.code, found)
+}
+
+/// The first finding's message and help, linted as JSON.
+fn said(dir: &Path, catalogs: &str, tag: &str, name: &str, text: &str) -> (String, String) {
+    std::fs::write(dir.join(name), text).expect("file");
+    let r = knobs(
+        dir,
+        &["lint", "--engine", "llama.cpp", "--catalog-dir", catalogs, "--tag", tag, "--format", "json", name],
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let f = |k: &str| v["findings"][0][k].as_str().unwrap_or("").to_string();
+    (f("message"), f("help"))
 }
 
 /// From b3687 to b7355 llama-cli passed LLAMA_EXAMPLE_MAIN (the profile's
@@ -152,4 +172,110 @@ fn a_handler_s_chain_over_a_copy_of_its_value_gives_members() {
         (Kind::Enum, members, Some(true))
     );
     assert_eq!(lint(tmp.path(), "b5000", "llama-server -m m.gguf -sm rows\n"), (1, vec!["KNB002 1:28".to_string()]));
+}
+
+/// The env value of a switch, as each era's parser reads it: from b3687 a
+/// switch's handler runs only when `value == "1" || value == "true"`
+/// (common/arg.cpp's env loop); from b7376 when `is_truthy(value)` (`on`,
+/// `enabled`, `true`, `1`). Any other word is ignored and the switch stays
+/// off; the words are the profile's era data.
+#[test]
+fn a_switch_s_env_value_its_build_ignores_is_reported() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    let env = |v: &str| format!("LLAMA_ARG_MODEL=m.gguf\nLLAMA_ARG_MLOCK={v}\n");
+    let lint = |tag: &str, v: &str| lint_file(tmp.path(), "out", tag, "llama.env", &env(v));
+    let ignored = (1, vec!["KNB003 2:17".to_string()]);
+    for (tag, value, want) in [
+        ("b5000", "yes", ignored.clone()),
+        ("b5000", "on", ignored.clone()),
+        ("b5000", "TRUE", ignored.clone()),
+        ("b5000", "1", (0, vec![])),
+        ("b5000", "true", (0, vec![])),
+        ("b5000", "0", (0, vec![])),
+        ("b7400", "yes", ignored.clone()),
+        ("b7400", "on", (0, vec![])),
+        ("b7400", "enabled", (0, vec![])),
+        ("b7400", "off", (0, vec![])),
+    ] {
+        assert_eq!(lint(tag, value), want, "{tag} {value}");
+    }
+    assert_eq!(
+        said(tmp.path(), "out", "b5000", "llama.env", &env("yes")),
+        (
+            "`LLAMA_ARG_MLOCK=yes` is ignored by llama.cpp b5000: `--mlock` stays off".to_string(),
+            "`LLAMA_ARG_MLOCK` turns `--mlock` on only with `1`, `true`; `0`, `false` leave it off".to_string()
+        )
+    );
+}
+
+/// The old server (before b3183) parsed its own argv: it inherits none of
+/// the common chain's options (`--color`), and it compared `--batch_size`
+/// as written, where `gpt_params_parse` read `_` as `-` first
+/// (fixtures/llama.cpp/b2400). Its own chain names `--ctx_size`.
+#[test]
+fn the_old_server_s_own_parser_takes_only_its_options_as_written() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    assert_eq!(lint(tmp.path(), "b2400", "./server -m m.gguf --ctx_size 4096 -b 512 --port 8080\n"), (0, vec![]));
+    assert_eq!(
+        lint(tmp.path(), "b2400", "./server -m m.gguf --batch_size 512\n"),
+        (1, vec!["KNB001 1:20".to_string()])
+    );
+    assert_eq!(lint(tmp.path(), "b2400", "./server -m m.gguf --color\n"), (1, vec!["KNB010 1:20".to_string()]));
+    assert_eq!(lint(tmp.path(), "b2400", "./main -m m.gguf --batch_size 512 --color -n 64\n"), (0, vec![]));
+}
+
+/// b7400's `--draft` always throws `the argument has been removed. use
+/// --draft-max or --draft-min`: a history of facts only drops the sentence
+/// but keeps the two successors it names.
+#[test]
+fn a_removed_flag_s_successors_survive_a_history_of_facts_only() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    let args = ["sync", "--engine", "llama.cpp", "--repo", "llama.git", "--all-tags", "--facts-only", "--out", "facts"];
+    let r = knobs(tmp.path(), &args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = "llama-server -m m.gguf --draft 8\n";
+    assert_eq!(lint_file(tmp.path(), "facts", "b7400", "run.sh", line), (1, vec!["KNB007 1:24".to_string()]));
+    let (message, help) = said(tmp.path(), "facts", "b7400", "run.sh", line);
+    assert_eq!(message, "`--draft` was removed from llama.cpp b7400: it is refused at start-up");
+    assert_eq!(
+        help,
+        "the build names `--draft-max` or `--draft-min` in its place; its message is not in a history of facts \
+         only (`knobs sync --tag TAG` reads it)"
+    );
+    // With the source's sentence, the sentence.
+    let (_, help) = said(tmp.path(), "out", "b7400", "run.sh", line);
+    assert_eq!(help, "the source says: the argument has been removed. use --draft-max or --draft-min");
+}
+
+/// radiance v1.0.13's `--model` took `-m` (fixtures/radiance/v1.0.13/core/
+/// config.cpp compares `arg == "-m" || arg == "--model"`); v1.8.1's takes
+/// `--model` only. The alias that left is said to have been `--model`'s.
+#[test]
+fn an_alias_that_left_is_said_to_have_been_its_flag_s() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(tmp.path().join("serve.sh"), "radiance -m /models/x --port 8080\n").expect("serve.sh");
+    let r = knobs(tmp.path(), &["lint", "--version", "v1.8.1", "--format", "json", "serve.sh"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["findings"].as_array().map(Vec::len), Some(1), "{}", r.stdout);
+    assert_eq!(v["findings"][0]["code"], "KNB007");
+    assert_eq!(v["findings"][0]["message"], "`-m` is not a flag of radiance v1.8.1");
+    assert_eq!(v["findings"][0]["help"], "it was `--model`'s alias in radiance v1.0.13; write `--model`");
+}
+
+/// A handler that passes its value on with the option's own name
+/// (`log_param_pair_parse(false, "--log-file", value)`, the table's
+/// `--log-file` at b3687–b3720) takes a word: the call inside it declares
+/// nothing, and its `false` is no default.
+#[test]
+fn a_call_inside_a_handler_declares_no_option() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    history(tmp.path());
+    let c = catalog(tmp.path(), "b5000");
+    let f = c.flags.iter().find(|f| f.name == "--log-file").expect("--log-file");
+    assert_eq!((f.kind, f.metavar.as_str(), f.default.as_str()), (Kind::String, "FNAME", ""));
+    assert_eq!(lint(tmp.path(), "b5000", "llama-server -m m.gguf --log-file /var/log/llama\n"), (0, vec![]));
 }

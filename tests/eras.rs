@@ -85,20 +85,24 @@ fn the_old_server_s_metric_table_is_read() {
     assert_eq!(got, want);
 }
 
-/// The era's `scoped` names the server's own parser: what only it reads is
-/// the server's; what the common chain reads too (`--model`) is everyone's.
+/// The era's `scoped` names the server's own parser and the common files:
+/// what only the server reads is the server's; what only the common chain
+/// reads is the common scope's; what both read (`--model`) holds both, so
+/// that a server inheriting no common option still takes it.
 #[test]
 fn options_of_a_binary_s_own_parser_are_scoped_to_it() {
     let tmp = tempfile::tempdir().expect("tempdir");
     history(tmp.path());
     let c = sync(tmp.path(), "b3000");
+    let common = "LLAMA_EXAMPLE_COMMON".to_string();
     let scoped: BTreeMap<&str, Vec<String>> =
-        c.flags.iter().filter(|f| !f.scopes.is_empty()).map(|f| (f.name.as_str(), f.scopes.clone())).collect();
+        c.flags.iter().filter(|f| f.scopes != [common.clone()]).map(|f| (f.name.as_str(), f.scopes.clone())).collect();
     let server = vec!["LLAMA_EXAMPLE_SERVER".to_string()];
-    let want: BTreeMap<&str, Vec<String>> = ["--host", "--log-format", "--port", "--timeout", "--tls-key"]
+    let mut want: BTreeMap<&str, Vec<String>> = ["--host", "--log-format", "--port", "--timeout", "--tls-key"]
         .into_iter()
         .map(|n| (n, server.clone()))
         .collect();
+    want.insert("--model", vec![common.clone(), server[0].clone()]);
     assert_eq!(scoped, want);
     let p = builtin("llama.cpp").expect("llama.cpp");
     let port = c.flags.iter().find(|f| f.name == "--port").expect("--port");

@@ -438,6 +438,7 @@ mod tests {
             nargs: None,
             list: false,
             deprecated: false,
+            successors: Vec::new(),
         }
     }
 

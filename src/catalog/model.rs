@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 /// Bumped whenever a field changes meaning; readers refuse newer schemas
 /// and read every older one (schema 2 added fields with empty defaults;
 /// schema 3 the engine-wide env keys, `[[env_key]]`; schema 4 a flag's
-/// `nargs` and `deprecated`, a metric's series, gate, deprecation and
-/// successor, the `info` type and an env key's `kind`; schema 5 a metric
-/// registered with no labels, `unlabelled`, told from one whose labels were
-/// not read).
+/// `nargs`, `deprecated` and `successors`, a metric's series, gate,
+/// deprecation and successor, the `info` type and an env key's `kind`;
+/// schema 5 a metric registered with no labels, `unlabelled`, told from one
+/// whose labels were not read).
 pub const SCHEMA_VERSION: u32 = 5;
 
 /// The most flags, metrics or env keys one catalogue may hold. The largest
@@ -160,6 +160,10 @@ pub struct Flag {
     /// Set when the flag still parses but is always refused: the message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub removed: Option<String>,
+    /// The build's flags that message names in its place (`use --spec-draft-n-max`):
+    /// facts, kept where the message is not (a history of facts only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub successors: Vec<String>,
     /// How many argv words follow it as values, when more than one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arity: Option<u8>,
@@ -322,7 +326,7 @@ impl Catalog {
         self.env_keys.sort_by(|a, b| a.name.cmp(&b.name));
         // The oldest schema that holds what this catalogue holds, so that a
         // catalogue with no engine-wide env keys reads in an older knobs.
-        let schema_4 = self.flags.iter().any(|f| f.nargs.is_some() || f.deprecated)
+        let schema_4 = self.flags.iter().any(|f| f.nargs.is_some() || f.deprecated || !f.successors.is_empty())
             || self.metrics.iter().any(|m| {
                 !m.samples.is_empty()
                     || m.shown_by.is_some()

@@ -238,6 +238,7 @@ mod tests {
             nargs: None,
             list: false,
             deprecated: false,
+            successors: Vec::new(),
         }
     }
 

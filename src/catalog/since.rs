@@ -32,6 +32,9 @@ pub struct Removal {
     pub gone: String,
     pub became: Option<String>,
     pub back: Option<String>,
+    /// The written spelling was an alias of this flag, which the tag it
+    /// left in still has (`-m` of `--model`): the alias went, not the flag.
+    pub alias_of: Option<String>,
 }
 
 /// The spellings a history is asked about for a written one: as written,
@@ -95,15 +98,19 @@ pub fn removal(h: &History, written: &str, underscores: bool, at: Option<usize>)
     let last_run = runs.iter().rev().find(|r| *r.end() < at)?;
     let (last, gone) = (*last_run.end(), *last_run.end() + 1);
     let back = runs.iter().find(|r| after(r, Some(at))).and_then(|r| h.tag(*r.start())).map(str::to_string);
-    let became = match (h.catalog_at(last), h.catalog_at(gone)) {
+    let (became, alias_of) = match (h.catalog_at(last), h.catalog_at(gone)) {
         (Some(a), Some(b)) => {
             let names: Vec<String> =
                 spellings(written, underscores).iter().filter_map(|s| a.flag(s).map(|f| f.name.clone())).collect();
-            diff(a, b).flags_renamed.into_iter().find(|r| names.contains(&r.from)).map(|r| r.to)
+            let became = diff(a, b).flags_renamed.into_iter().find(|r| names.contains(&r.from)).map(|r| r.to);
+            let spelled = spellings(written, underscores);
+            let alias_of = names.into_iter().find(|n| !spelled.contains(n) && b.flag(n).is_some());
+            (became, alias_of)
         }
-        _ => None,
+        _ => (None, None),
     };
-    Some(Removal { last: h.tag(last)?.to_string(), gone: h.tag(gone)?.to_string(), became, back })
+    let alias_of = alias_of.filter(|_| became.is_none());
+    Some(Removal { last: h.tag(last)?.to_string(), gone: h.tag(gone)?.to_string(), became, back, alias_of })
 }
 
 /// The first tag after `at` (the pin's position) that has a flag the
@@ -283,6 +290,7 @@ mod tests {
             nargs: None,
             list: false,
             deprecated: false,
+            successors: Vec::new(),
         }
     }
 
@@ -319,7 +327,16 @@ mod tests {
     fn a_removal_names_the_tag_and_the_new_name() {
         let h = four();
         let r = removal(&h, "--log-format", false, Some(3)).expect("removed before b4");
-        assert_eq!(r, Removal { last: "b2".into(), gone: "b3".into(), became: Some("--log-style".into()), back: None });
+        assert_eq!(
+            r,
+            Removal {
+                last: "b2".into(),
+                gone: "b3".into(),
+                became: Some("--log-style".into()),
+                back: None,
+                alias_of: None
+            }
+        );
         assert_eq!(removal(&h, "--log-format", false, Some(1)), None, "b2 still has it");
         assert_eq!(removal(&h, "--log_format", true, Some(2)).map(|r| r.gone), Some("b3".into()));
     }

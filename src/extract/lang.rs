@@ -76,3 +76,28 @@ impl Inputs {
         self.required.iter().chain(&self.optional).cloned().collect()
     }
 }
+
+/// Names each refused flag's successors: the other flags of the build its
+/// message names (`the argument has been removed. use --spec-draft-n-max or
+/// --spec-ngram-mod-n-max`), each by its name. A fact kept where the
+/// message, the engine's sentence, is not.
+pub fn name_successors(flags: &mut [Flag]) {
+    let mut name_of = std::collections::HashMap::new();
+    for f in flags.iter().filter(|f| f.removed.is_none()) {
+        for s in f.spellings() {
+            name_of.entry(s.to_string()).or_insert_with(|| f.name.clone());
+        }
+    }
+    for f in flags.iter_mut() {
+        let Some(message) = &f.removed else { continue };
+        let words = message.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'));
+        let mut named: Vec<String> = Vec::new();
+        for w in words.filter(|w| w.starts_with('-')) {
+            let Some(n) = name_of.get(w.trim_end_matches('-')) else { continue };
+            if *n != f.name && !named.contains(n) {
+                named.push(n.clone());
+            }
+        }
+        f.successors = named;
+    }
+}

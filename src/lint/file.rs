@@ -74,12 +74,28 @@ pub fn lint_file(
     let local = rules::CatalogFacts::default();
     let ctx_of = |catalog| ctx_for(catalog, settings, folder, &local);
     let judge = |ctx: &Ctx<'_>, refs: &mut dyn Iterator<Item = &Ref>, out: &mut Vec<Violation>| {
+        // A binary whose own parser compares `_` as written (the profile's
+        // reads it as `-`) is judged by the profile without that rule.
+        let plain = std::cell::OnceCell::new();
         for r in refs {
             // Each reference is resolved against the catalogue once, for every rule.
             let rules = &by_kind[rules::Reads::index_of(r)];
             if rules.is_empty() {
                 continue;
             }
+            let plain_ctx;
+            let ctx = match r {
+                Ref::Flag { binary: Some(b), .. } if b.plain_underscores => {
+                    let profile = plain.get_or_init(|| {
+                        let mut p = ctx.profile.clone();
+                        p.argv.underscores = false;
+                        p
+                    });
+                    plain_ctx = Ctx { profile, ..*ctx };
+                    &plain_ctx
+                }
+                _ => ctx,
+            };
             let subject = rules::Subject::new(r, ctx);
             for rule in rules {
                 (rule.check)(&subject, ctx, out);

@@ -45,6 +45,9 @@ pub struct Binary {
     /// The option a positional word stands for when this binary parses the
     /// word and ignores it (the profile's image variant says).
     pub ignored_positional: Option<String>,
+    /// Its parser compares a `--` word as written, `_` not read as `-`,
+    /// though the profile's parser reads it so (its `[[command]]` says).
+    pub plain_underscores: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

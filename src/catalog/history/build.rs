@@ -228,6 +228,7 @@ mod tests {
             nargs: None,
             list: false,
             deprecated: false,
+            successors: Vec::new(),
         }
     }
 

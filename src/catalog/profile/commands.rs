@@ -41,6 +41,11 @@ pub struct CommandSpec {
     /// in front of it, never as a command word of its own).
     #[serde(default)]
     pub module: bool,
+    /// Whether this binary's parser reads `_` as `-` in a `--` word; none:
+    /// the profile's `[argv] underscores` (a binary with its own parser
+    /// may not: the old llama.cpp server compared its words as written).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub underscores: Option<bool>,
 }
 
 /// How a command line's first words run the engine.
@@ -107,6 +112,12 @@ impl Profile {
             .collect();
         hops.sort_by(|a, b| compare_tags(&a.since, &b.since));
         hops
+    }
+
+    /// Whether the binary `command` (by basename) reads `_` as `-`: its own
+    /// rule, else the profile's.
+    pub fn underscores_of(&self, command: &str) -> bool {
+        (self.commands.iter().find(|c| c.name == command).and_then(|c| c.underscores)).unwrap_or(self.argv.underscores)
     }
 
     /// The scope of a binary by name (`llama-server` → its example's).

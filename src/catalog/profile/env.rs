@@ -28,6 +28,33 @@ pub struct EnvSpec {
     /// `SGL_X` is read as `SGLANG_X`).
     #[serde(default)]
     pub aliases: std::collections::BTreeMap<String, String>,
+    /// The words the engine's own env reading gives a switch (`[env.switch]`);
+    /// none: any boolean word is taken as written.
+    #[serde(default)]
+    pub switch: Option<SwitchWords>,
+}
+
+/// What a switch's env key does with its value, as the source reads it
+/// (llama.cpp: `handler_void && (value == "1" || value == "true")`, later
+/// `is_truthy`): `on` sets the switch; `off` leaves it unset, as meant;
+/// any other word is ignored, the switch left unset.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwitchWords {
+    /// The exact words that set the switch.
+    pub on: Vec<String>,
+    /// The words that mean off: the switch stays unset, as the writer meant.
+    #[serde(default)]
+    pub off: Vec<String>,
+}
+
+impl SwitchWords {
+    /// True when the build ignores `value` for a switch: neither a word
+    /// that sets it nor one that means off (exact comparison, as the
+    /// source's).
+    pub fn ignores(&self, value: &str) -> bool {
+        !self.on.iter().chain(&self.off).any(|w| w == value)
+    }
 }
 
 impl EnvSpec {
@@ -39,6 +66,13 @@ impl EnvSpec {
 
 impl Default for EnvSpec {
     fn default() -> Self {
-        EnvSpec { convention: true, negated: None, prefix: None, shared: Vec::new(), aliases: Default::default() }
+        EnvSpec {
+            convention: true,
+            negated: None,
+            prefix: None,
+            shared: Vec::new(),
+            aliases: Default::default(),
+            switch: None,
+        }
     }
 }

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::commands::CommandSpec;
+use super::env::SwitchWords;
 use super::extract_spec::ExtractSpec;
 use crate::catalog::tag::compare_tags;
 
@@ -29,6 +30,38 @@ pub struct Era {
     /// binary the era had, an old name); the others are the profile's.
     #[serde(default, rename = "command")]
     pub commands: Vec<CommandSpec>,
+    /// Scopes that in this era do not inherit the common one, beside the
+    /// profile's `[scopes] not_inheriting` (a binary with a parser of its
+    /// own, scoped to the options that parser reads).
+    #[serde(default)]
+    pub not_inheriting: Vec<String>,
+    /// How this era's env reading takes a switch's value (`[era.env]`);
+    /// none: the next era's that says, or the profile's own.
+    #[serde(default)]
+    pub env: EraEnv,
+}
+
+/// An era's `[era.env]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EraEnv {
+    /// `[era.env.switch]`: the words a switch's env key takes in this era.
+    #[serde(default)]
+    pub switch: Option<SwitchWords>,
+}
+
+/// The switch words of the era at `i`: its own, or the next era's that
+/// names some; None: the profile's own.
+pub fn switch_of(eras: &[Era], i: usize) -> Option<&SwitchWords> {
+    eras.get(i..)?.iter().find_map(|e| e.env.switch.as_ref())
+}
+
+impl Era {
+    /// True when the era runs its builds otherwise than the profile's own
+    /// (binaries, inheritance, env words), not only reading other files.
+    pub fn changes_running(&self) -> bool {
+        !self.commands.is_empty() || !self.not_inheriting.is_empty() || self.env.switch.is_some()
+    }
 }
 
 /// The position of `tag`'s era among `eras` (oldest first, validated):
@@ -76,7 +109,7 @@ pub fn validate(eras: &[Era]) -> Result<(), String> {
                 e.until
             ));
         }
-        if e.extract.config.is_empty() && e.commands.is_empty() {
+        if e.extract.config.is_empty() && !e.changes_running() {
             return Err(format!(
                 "era {n} (until `{}`): names neither a `config` file ([era.extract]) nor a [[era.command]]",
                 e.until
@@ -122,6 +155,7 @@ mod tests {
             until: until.into(),
             extract: ExtractSpec { config: vec!["a.cpp".into()], ..ExtractSpec::default() },
             commands: Vec::new(),
+            ..Era::default()
         }
     }
 
@@ -200,5 +234,32 @@ mod tests {
         assert_eq!(files("b35"), None, "the last era reads the profile's own");
         assert_eq!(index_of(&eras, "b35"), Some(3));
         assert_eq!(index_of(&eras, "b40"), None);
+    }
+
+    /// llama.cpp's eras as data, read in its source: the env loop of
+    /// common/arg.cpp runs a switch's handler on `1` or `true` from b3687
+    /// and on `is_truthy`'s words from b7376; before b3183 the server
+    /// parsed its own argv, inheriting no common option and reading no `_`
+    /// as `-`.
+    #[test]
+    fn llama_cpp_s_eras_carry_env_words_inheritance_and_underscores() {
+        let p = crate::catalog::profile::builtin("llama.cpp").expect("llama.cpp");
+        let at = |tag: &str| p.era_index(tag).and_then(|i| p.in_era(i)).unwrap_or_else(|| p.clone());
+        let on = |tag: &str| at(tag).env.switch.map(|w| w.on).unwrap_or_default();
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(on("b3687"), words(&["1", "true"]));
+        assert_eq!(on("b6000"), words(&["1", "true"]));
+        assert_eq!(on("b7356"), words(&["1", "true"]));
+        assert_eq!(on("b7376"), words(&["on", "enabled", "true", "1"]));
+        assert_eq!(on("b10573"), words(&["on", "enabled", "true", "1"]));
+        let old = at("b2400");
+        assert!(!old.underscores_of("server") && old.underscores_of("main"));
+        let common = ["LLAMA_EXAMPLE_COMMON".to_string()];
+        assert!(!old.accepts(&common, &[], Some("LLAMA_EXAMPLE_SERVER")), "the old server inherits nothing");
+        assert!(old.accepts(&common, &[], Some("LLAMA_EXAMPLE_COMMON")));
+        assert!(old.accepts(&[], &[], Some("LLAMA_EXAMPLE_SERVER")), "an option no file scoped is not refused");
+        assert!(!old.accepts(&[], &[], Some("LLAMA_EXAMPLE_DOWNLOAD")), "the profile's own rule stands");
+        let new = at("b3183");
+        assert!(new.underscores_of("llama-server") && new.accepts(&common, &[], Some("LLAMA_EXAMPLE_SERVER")));
     }
 }

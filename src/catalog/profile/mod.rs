@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use argv::ArgvSpec;
 pub use commands::{CommandSpec, Invocation, Renamed};
-pub use env::EnvSpec;
+pub use env::{EnvSpec, SwitchWords};
 pub use era::Era;
 pub use extract_spec::{EntrySpec, EnvTableSpec, ExtractSpec, GeneratorSpec, Language, PythonSpec};
 pub use go_spec::GoSpec;
@@ -127,10 +127,17 @@ impl Profile {
 
     /// The profile as the era at position `era` runs its binaries: that
     /// era's `[[era.command]]`s replace the profile's of the same name, or
-    /// are added. None when the era changes no binary.
+    /// are added; its scopes that do not inherit the common one are added;
+    /// its switch words (or the next era's) replace the profile's. None
+    /// when the era changes none of these.
     pub fn in_era(&self, era: usize) -> Option<Profile> {
-        let e = self.eras.get(era).filter(|e| !e.commands.is_empty())?;
+        let switch = era::switch_of(&self.eras, era);
+        let e = self.eras.get(era).filter(|e| e.changes_running() || switch.is_some())?;
         let mut p = self.clone();
+        if let Some(words) = switch {
+            p.env.switch = Some(words.clone());
+        }
+        p.scopes.era_not_inheriting.clone_from(&e.not_inheriting);
         for c in &e.commands {
             match p.commands.iter_mut().find(|k| k.name == c.name) {
                 Some(k) => *k = c.clone(),

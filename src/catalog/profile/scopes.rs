@@ -14,6 +14,12 @@ pub struct ScopeSpec {
     /// Scopes that do not inherit `common`.
     #[serde(default)]
     pub not_inheriting: Vec<String>,
+    /// Scopes an era adds to those (`[[era]] not_inheriting`): they refuse
+    /// what a catalogue scopes elsewhere, but not an option it leaves
+    /// unscoped (a catalogue synced before the era's files were scoped, or
+    /// written by hand, says nothing of where an option was read).
+    #[serde(skip)]
+    pub era_not_inheriting: Vec<String>,
 }
 
 impl Profile {
@@ -27,6 +33,7 @@ impl Profile {
         // An option the source scopes nowhere is in the common scope.
         let implicit;
         let scopes = match (scopes.is_empty(), &self.scopes.common) {
+            (true, Some(_)) if self.scopes.era_not_inheriting.iter().any(|s| s == scope) => return true,
             (true, Some(c)) => {
                 implicit = [c.clone()];
                 &implicit[..]
@@ -37,7 +44,7 @@ impl Profile {
         if scopes.iter().any(|s| s == scope) {
             return true;
         }
-        let inherits = !self.scopes.not_inheriting.iter().any(|s| s == scope);
+        let inherits = !self.scopes.not_inheriting.iter().chain(&self.scopes.era_not_inheriting).any(|s| s == scope);
         inherits && self.scopes.common.as_ref().is_some_and(|c| scopes.contains(c))
     }
 

@@ -109,7 +109,7 @@ pub(crate) fn candidates(p: &Parsed<'_>, file: usize, code: &Code<'_>) -> Vec<Ca
             string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag || spellings(&s).is_some())
                 || flag_list(*a, p.src, declares).is_some()
         };
-        if !args.iter().any(names_a_flag) {
+        if !args.iter().any(names_a_flag) || in_handler(p, node) {
             continue;
         }
         if let Some(c) = call_candidate(p, node, name, &args, file, code) {
@@ -117,6 +117,29 @@ pub(crate) fn candidates(p: &Parsed<'_>, file: usize, code: &Code<'_>) -> Vec<Ca
         }
     }
     out
+}
+
+/// True when `call` is inside the handler of a declaration: a lambda given
+/// to a call that names a flag (`add_opt(llama_arg({"--log-file"}, …,
+/// [](gpt_params &, const std::string & value) { log_param_pair_parse(false,
+/// "--log-file", value); }))`). What it calls with the flag's name uses
+/// the option; it declares none (its `false` is no default).
+fn in_handler(p: &Parsed<'_>, call: Node<'_>) -> bool {
+    let mut cur = call;
+    while let Some(parent) = p.parent(cur) {
+        if cur.kind_name() == "lambda_expression" && parent.kind_name() == "argument_list" {
+            let names = |a: &Node<'_>| {
+                string_value(*a, p.src).is_some_and(|s| looks(&s) == Looks::Flag)
+                    || flag_list(*a, p.src, true).is_some()
+            };
+            return p.parent(parent).is_some_and(|outer| call_args(outer).iter().any(names));
+        }
+        if parent.kind_name() == "function_definition" {
+            return false;
+        }
+        cur = parent;
+    }
+    false
 }
 
 /// `"--port,-p"`: several spellings in one literal (at least one long).

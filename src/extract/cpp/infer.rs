@@ -135,5 +135,6 @@ pub(crate) fn finish(mut c: Candidate, files: &[Parsed<'_>]) -> Flag {
         nargs: None,
         list,
         deprecated: false,
+        successors: Vec::new(),
     }
 }

@@ -152,7 +152,8 @@ pub fn extract(src: &Sources<'_>) -> Result<(Vec<Flag>, Vec<Warning>), ExtractEr
     for c in merged.values_mut() {
         c.complete(&field_defaults, &field_types);
     }
-    let flags: Vec<Flag> = merged.into_values().map(|c| infer::finish(c, &parsed[..configs])).collect();
+    let mut flags: Vec<Flag> = merged.into_values().map(|c| infer::finish(c, &parsed[..configs])).collect();
+    super::lang::name_successors(&mut flags);
     if flags.is_empty() {
         let path = src.config.iter().map(|c| c.path.as_str()).collect::<Vec<_>>().join(", ");
         return Err(ExtractError::NoFlags { path });

@@ -55,6 +55,7 @@ pub fn flags(file: &GoFile, out: &mut Vec<Flag>) {
             scopes,
             excludes: Vec::new(),
             removed: None,
+            successors: Vec::new(),
             arity: None,
             nargs: None,
             list: false,

@@ -46,6 +46,8 @@ pub fn metrics(file: &GoFile, prefixes: &[String], out: &mut Vec<Metric>) {
             shown_by: None,
             deprecated: None,
             successor: None,
+            // A constructor without `Vec` registers a series with no labels.
+            unlabelled: !vec,
         });
     }
 }

@@ -120,6 +120,7 @@ impl Kw {
             nargs: None,
             list: false,
             deprecated: false,
+            successors: Vec::new(),
         };
         match action {
             "store_true" | "store_false" | "store_const" | "count" | "help" | "version" | "append_const" => {

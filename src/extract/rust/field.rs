@@ -189,6 +189,7 @@ impl Field<'_> {
             scopes: Vec::new(),
             excludes: Vec::new(),
             removed: None,
+            successors: Vec::new(),
             arity: None,
             nargs: None,
             list: self.has("value_delimiter"),

@@ -6,7 +6,10 @@
 //! `float`; and the value of an engine-wide env key against the kind its
 //! source parses it as (`OLLAMA_NUM_PARALLEL` an unsigned integer,
 //! `OLLAMA_KEEP_ALIVE` a duration). Placeholders (`N`, `<n>`, `TOKENS`)
-//! and shell variables are not values and are left alone.
+//! and shell variables are not values and are left alone. A switch's env
+//! key that the engine reads itself is given a word its build ignores when
+//! the profile (or its era) says which words set a switch:
+//! `LLAMA_ARG_MLOCK=yes` sets nothing where only `1` and `true` do.
 //!
 //! ## Why is this bad?
 //! The engine refuses the value at boot, or — worse — parses a prefix of it.
@@ -40,6 +43,9 @@ pub const RULE: Rule = Rule {
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     switch_given_value(s, ctx, out);
     env_key_kind(s, ctx, out);
+    if switch_env_ignored(s, ctx, out) {
+        return;
+    }
     let Verdict::WrongKind(bad) = &s.verdict else { return };
     let Some((flag, _, span)) = s.setting() else { return };
     // An option read as the value: swallowed-option's finding.
@@ -54,6 +60,41 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         help: Some(help),
         fix: None,
     });
+}
+
+/// A switch's env key, read by the engine itself, set to a word its build
+/// ignores: the profile's `[env.switch]` (or its era's) says which words
+/// set the switch and which mean off, as the source compares them (exactly:
+/// `yes` and `TRUE` set nothing where only `1` and `true` do). True when
+/// the value was judged so (reported or not), so no other kind check runs.
+fn switch_env_ignored(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) -> bool {
+    let (Ref::Env { key, value: Some(v), .. }, Some(words)) = (s.r, ctx.profile.env.switch.as_ref()) else {
+        return false;
+    };
+    let Some(t) = s.env.filter(|t| !t.negated && t.flag.kind == Kind::Switch && t.flag.removed.is_none()) else {
+        return false;
+    };
+    // A key a serve script turns into argv is not read by the engine's env parser.
+    if ctx.env_flags.contains_key(key) || !t.flag.env.iter().any(|k| k == key) {
+        return false;
+    }
+    let Some(text) = v.text.as_deref().filter(|t| !t.is_empty() && !t.contains('$')) else { return true };
+    if v.var.is_some() || !words.ignores(text) {
+        return true;
+    }
+    let quote = |w: &[String]| w.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", ");
+    let mut help = format!("`{key}` turns `{}` on only with {}", t.flag.name, quote(&words.on));
+    if !words.off.is_empty() {
+        help.push_str(&format!("; {} leave it off", quote(&words.off)));
+    }
+    out.push(Violation {
+        rule: &RULE,
+        span: v.span,
+        message: format!("`{key}={text}` is ignored by {}: `{}` stays off", ctx.build(), t.flag.name),
+        help: Some(help),
+        fix: None,
+    });
+    true
 }
 
 /// `--switch=value` where the profile says a switch takes none

@@ -3,9 +3,12 @@
 //! ## What it does
 //! A flag (or the env key that sets it) that the pinned build lacks but
 //! another catalogued build has is reported with the versions that have it,
-//! and its new name when the catalogue diff shows a rename. With the
-//! engine's history (every tag), it says instead in which tag the flag was
-//! removed and what it became, or from which later tag it exists.
+//! and its new name when the catalogue diff shows a rename, or the flag
+//! whose alias it was when only the alias left (`-m` of `--model`). With
+//! the engine's history (every tag), it says instead in which tag the flag
+//! was removed and what it became, or from which later tag it exists. A
+//! flag the build keeps only to refuse is reported with the source's
+//! message, or (a history of facts only) the successors that message names.
 //!
 //! ## Why is this bad?
 //! Runbooks outlive builds. A step written against an older pin passes a flag
@@ -21,6 +24,7 @@
 //! ```
 
 use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
+use crate::catalog::history::REMOVED_UNSAID;
 use crate::catalog::query::{env_key, env_key_judged, env_target};
 use crate::lint::refs::{FlagSite, Ref};
 
@@ -70,11 +74,17 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     // Still parsed by the pinned build, but always refused.
     if let Some(f) = ctx.flag(&name) {
         if let Some(why) = &f.removed {
+            let named: Vec<String> = f.successors.iter().map(|n| format!("`{n}`")).collect();
+            let help = match (why.as_str(), named.is_empty()) {
+                // A history of facts only keeps the successors, not the sentence.
+                (REMOVED_UNSAID, false) => format!("the build names {} in its place; {why}", named.join(" or ")),
+                _ => format!("the source says: {why}"),
+            };
             out.push(Violation {
                 rule: &RULE,
                 span,
                 message: format!("{what} was removed from {}: it is refused at start-up", ctx.build()),
-                help: Some(format!("the source says: {why}")),
+                help: Some(help),
                 fix: None,
             });
         }
@@ -89,10 +99,23 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         return;
     }
     let tags: Vec<&str> = others.iter().map(|c| c.source.tag.as_str()).collect();
-    let renamed = ctx.renamed(&name).map(str::to_string);
+    // An alias that left a flag the pinned build still has (`-m` of `--model`).
+    let alias_of = (others.iter())
+        .filter_map(|c| crate::catalog::query::flag(c, ctx.profile, &name))
+        .map(|f| f.name.clone())
+        .find(|owner| *owner != name && ctx.flag(owner).is_some());
+    let renamed = ctx.renamed(&name).map(str::to_string).or(alias_of.clone());
     let mut help = format!("it exists in {} {}", ctx.catalog.source.engine, tags.join(", "));
-    if let Some(to) = &renamed {
-        help.push_str(&format!("; {} calls it `{to}`", ctx.catalog.source.tag));
+    match (&alias_of, &renamed) {
+        (Some(owner), _) => {
+            help = format!(
+                "it was `{owner}`'s alias in {} {}; write `{owner}`",
+                ctx.catalog.source.engine,
+                tags.join(", ")
+            )
+        }
+        (None, Some(to)) => help.push_str(&format!("; {} calls it `{to}`", ctx.catalog.source.tag)),
+        (None, None) => {}
     }
     // A renamed flag written in argv has one right rewrite; an env key's
     // new name depends on the serve script, so it is not rewritten.
@@ -157,16 +180,19 @@ fn engine_key(s: &Subject<'_, '_>, key: &str, span: crate::lint::span::Span, ctx
 /// there, or the later tag it exists from. `None`: the history is silent.
 fn from_history(r: &Ref, name: &str, what: &str, span: crate::lint::span::Span, ctx: &Ctx<'_>) -> Option<Violation> {
     if let Some(gone) = ctx.removal(name) {
-        let mut help = match &gone.became {
-            Some(to) => format!("it became `{to}` in {}", gone.gone),
-            None => format!("the last build with it is {} {}", ctx.catalog.source.engine, gone.last),
+        let mut help = match (&gone.became, &gone.alias_of) {
+            (Some(to), _) => format!("it became `{to}` in {}", gone.gone),
+            (None, Some(owner)) => {
+                format!("it was `{owner}`'s alias until {} {}; write `{owner}`", ctx.catalog.source.engine, gone.last)
+            }
+            (None, None) => format!("the last build with it is {} {}", ctx.catalog.source.engine, gone.last),
         };
         if let Some(back) = &gone.back {
             help.push_str(&format!("; it is back from {back}"));
         }
         // A flag written in argv whose new name the pinned build has: one right rewrite.
         let fix = match r {
-            Ref::Flag { .. } => gone.became.filter(|to| ctx.flag(to).is_some()),
+            Ref::Flag { .. } => gone.became.or(gone.alias_of).filter(|to| ctx.flag(to).is_some()),
             _ => None,
         };
         return Some(Violation {

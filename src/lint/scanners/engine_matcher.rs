@@ -135,7 +135,8 @@ impl EngineMatcher {
         let Invocation::Engine { scope, words } = inv else { return None };
         let written = if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() };
         let positionals = self.profile.argv.positional_limits.get(&written).copied();
-        if scope.is_none() && positionals.is_none() {
+        let plain_underscores = self.profile.argv.underscores && !self.profile.underscores_of(command);
+        if scope.is_none() && positionals.is_none() && !plain_underscores {
             return None;
         }
         Some(Arc::new(Binary {
@@ -144,6 +145,7 @@ impl EngineMatcher {
             renamed: None,
             positionals,
             ignored_positional: None,
+            plain_underscores,
         }))
     }
 
