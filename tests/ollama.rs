@@ -219,16 +219,30 @@ fn a_go_engine_described_in_knobs_toml_gives_env_keys_flags_and_metrics() {
     assert_eq!(
         metrics,
         [
+            ("gopher_build_info", "gauge", vec![], "The build."),
             ("gopher_latency_seconds", "histogram", vec![], "Time to the last token."),
             ("gopher_requests_total", "counter", vec!["model", "code"], "Requests answered."),
             ("gopher_sched_queue_depth", "gauge", vec![], "Requests waiting for a slot."),
             ("gopher_uptime_seconds_total", "counter", vec![], "Seconds since the start."), // NewCounterFunc
         ]
     );
-    let latency = &c.metrics[0];
+    // Registered with no labels at all: no Vec and no ConstLabels (the
+    // build gauge's labels are fixed ones, not read, so it is not said to have none).
+    let unlabelled: Vec<(&str, bool)> = c.metrics.iter().map(|m| (m.name.as_str(), m.unlabelled)).collect();
+    assert_eq!(
+        unlabelled,
+        [
+            ("gopher_build_info", false),
+            ("gopher_latency_seconds", true),
+            ("gopher_requests_total", false),
+            ("gopher_sched_queue_depth", true),
+            ("gopher_uptime_seconds_total", true),
+        ]
+    );
+    let latency = &c.metrics[1];
     assert_eq!(
         latency.samples,
         ["gopher_latency_seconds_bucket", "gopher_latency_seconds_sum", "gopher_latency_seconds_count"]
     );
-    assert_eq!(c.metrics[1].location, "metrics/metrics.go:11");
+    assert_eq!(c.metrics[2].location, "metrics/metrics.go:11");
 }

@@ -21,6 +21,7 @@ pub fn metrics(file: &GoFile, prefixes: &[String], out: &mut Vec<Metric>) {
         let method = callee.rsplit('.').next().unwrap_or(callee);
         let Some((kind, vec)) = constructor(method) else { continue };
         let Some(opts) = args.first().and_then(|a| options(file, *a)) else { continue };
+        let const_labels = args.first().is_some_and(|a| file.text_of(*a).contains("ConstLabels"));
         let part = |k: &str| opts.iter().find(|(key, _)| key == k).map(|(_, v)| v.as_str()).unwrap_or("");
         let name: Vec<&str> =
             [part("Namespace"), part("Subsystem"), part("Name")].into_iter().filter(|p| !p.is_empty()).collect();
@@ -46,8 +47,9 @@ pub fn metrics(file: &GoFile, prefixes: &[String], out: &mut Vec<Metric>) {
             shown_by: None,
             deprecated: None,
             successor: None,
-            // A constructor without `Vec` registers a series with no labels.
-            unlabelled: !vec,
+            // A constructor without `Vec` and options without `ConstLabels`
+            // register a series with no labels.
+            unlabelled: !vec && !const_labels,
         });
     }
 }
