@@ -246,7 +246,7 @@ fn a_tree_without_the_entry_functions_is_an_error_naming_them() {
     assert!(
         r.stderr.contains(
             "no options found: no [[extract.entry]] function (make_arg_parser in vllm/entrypoints/openai/cli_args.py, \
-             make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
+             parse_args or __main__ in vllm/entrypoints/openai/api_server.py, make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
              vllm/benchmarks/latency.py, add_cli_args in vllm/benchmarks/throughput.py) declares one at this tag"
         ),
         "{}",
@@ -333,4 +333,53 @@ fn calls_that_fan_out_are_cut_off_with_a_warning() {
         warnings.contains("the calls that build the parser enter more than 20000 functions: the rest is not read"),
         "{warnings}"
     );
+}
+
+/// Before the server's options had a module of their own (vLLM before
+/// v0.4.0), the server module built its parser in `parse_args()` and handed
+/// it to the engine's arguments: the profile's fallback entry reads it for
+/// the `serve` scope, and only where `cli_args.py`'s builder is absent.
+#[test]
+fn the_server_modules_own_parser_is_read_where_cli_args_is_absent() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::build_repo(
+        &tmp.path().join("vllm.git"),
+        &[("v0.0.9", support::fixtures().join("vllm/era-0")), ("v0.1.0", support::fixtures().join("vllm/era-a"))],
+    );
+    let (c, warnings) = sync(tmp.path(), "v0.0.9");
+    let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "--adapters",
+            "--allowed-origins",
+            "--block-size",
+            "--dtype",
+            "--host",
+            "--model",
+            "--port",
+            "--quantization",
+            "--quiet-requests",
+            "--quiet-stats"
+        ]
+    );
+    assert!(c.flags.iter().all(|f| f.scopes == ["serve"]), "every option is the server's");
+    assert_eq!(flag(&c, "--port").kind, Kind::Int);
+    assert_eq!(shape(flag(&c, "--dtype")), (Kind::Enum, vec!["auto", "half", "float"], Some(true)));
+    assert_eq!(flag(&c, "--quiet-stats").kind, Kind::Switch);
+    // `choices=['awq', 'gptq', None]`: no argv word is None, so the list
+    // is closed over the two strings.
+    assert_eq!(shape(flag(&c, "--quantization")), (Kind::Enum, vec!["awq", "gptq"], Some(true)));
+    assert_eq!(flag(&c, "--quantization").aliases, ["-q"]);
+    // A custom action with `nargs='+'`: one or more words.
+    assert_eq!(flag(&c, "--adapters").nargs.as_deref(), Some("+"));
+    assert_eq!(flag(&c, "--model").location, "vllm/engine/arg_utils.py:15");
+    // The newer entry's absence is not news when the fallback stood in.
+    assert!(!warnings.contains("scope serve"), "{warnings}");
+    assert!(warnings.contains("scope run-batch: none of make_arg_parser, parse_args is defined in"), "{warnings}");
+    // Where cli_args.py's builder is found, the fallback is not read, nor
+    // its absence warned about.
+    let (c, warnings) = sync(tmp.path(), "v0.1.0");
+    assert_eq!(flag(&c, "--port").scopes, ["serve"]);
+    assert!(!warnings.contains("api_server.py"), "{warnings}");
 }

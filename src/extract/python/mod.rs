@@ -141,19 +141,25 @@ pub fn extract(
         generators: &spec.python.generators,
     };
     let mut flags: BTreeMap<String, Flag> = BTreeMap::new();
+    // Scopes some entry was found for; an entry not found is said only
+    // when no other entry of its scope was (a fallback stood in for it).
+    let mut read: Vec<&str> = Vec::new();
+    let mut absent: Vec<(&str, String)> = Vec::new();
     for entry in &spec.entries {
+        if entry.fallback && read.contains(&entry.scope.as_str()) {
+            continue;
+        }
         let found = program
             .file_index(&entry.file)
             .and_then(|i| entry.functions.iter().find_map(|name| program.entry_in(name, i)).map(|f| (i, f)));
         let Some((file, (func, cls))) = found else {
-            extracted.warnings.push(format!(
-                "scope {}: none of {} is defined in {}",
-                entry.scope,
-                entry.functions.join(", "),
-                entry.file
+            absent.push((
+                &entry.scope,
+                format!("scope {}: none of {} is defined in {}", entry.scope, entry.functions.join(", "), entry.file),
             ));
             continue;
         };
+        read.push(&entry.scope);
         let mut walker = Walker::new(&program, &names);
         walker.function(file, func, cls);
         extracted.warnings.append(&mut walker.warnings);
@@ -180,6 +186,7 @@ pub fn extract(
             }
         }
     }
+    extracted.warnings.extend(absent.into_iter().filter(|(s, _)| !read.contains(s)).map(|(_, w)| w));
     if flags.is_empty() {
         let functions: Vec<String> =
             spec.entries.iter().map(|e| format!("{} in {}", e.functions.join(" or "), e.file)).collect();
