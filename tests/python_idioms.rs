@@ -246,7 +246,8 @@ fn a_tree_without_the_entry_functions_is_an_error_naming_them() {
     assert!(
         r.stderr.contains(
             "no options found: no [[extract.entry]] function (make_arg_parser in vllm/entrypoints/openai/cli_args.py, \
-             parse_args or __main__ in vllm/entrypoints/openai/api_server.py, make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
+             parse_args or __main__ in vllm/entrypoints/openai/api_server.py, ServeSubcommand.subparser_init in \
+             vllm/entrypoints/cli/serve.py, make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
              vllm/benchmarks/latency.py, add_cli_args in vllm/benchmarks/throughput.py) declares one at this tag"
         ),
         "{}",
@@ -382,4 +383,23 @@ fn the_server_modules_own_parser_is_read_where_cli_args_is_absent() {
     let (c, warnings) = sync(tmp.path(), "v0.1.0");
     assert_eq!(flag(&c, "--port").scopes, ["serve"]);
     assert!(!warnings.contains("api_server.py"), "{warnings}");
+}
+
+/// `vllm serve`'s own options, declared in the CLI's serve subcommand
+/// beside the shared builder (vLLM v0.9.1–v0.9.2: `--headless`,
+/// `--api-server-count`), are the serve scope's too.
+#[test]
+fn the_serve_subcommands_own_options_are_read() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::build_repo(&tmp.path().join("vllm.git"), &[("v0.9.1", support::fixtures().join("vllm/era-cli"))]);
+    let (c, warnings) = sync(tmp.path(), "v0.9.1");
+    let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["--api-server-count", "--headless", "--host", "--port"]);
+    assert!(c.flags.iter().all(|f| f.scopes == ["serve"]), "every option is the server's");
+    assert_eq!(flag(&c, "--headless").kind, Kind::Switch);
+    assert_eq!(flag(&c, "--api-server-count").kind, Kind::Int);
+    assert_eq!(flag(&c, "--api-server-count").aliases, ["-asc"]);
+    assert_eq!(flag(&c, "--headless").location, "vllm/entrypoints/cli/serve.py:21");
+    // The server module's older parser is not looked for where cli_args.py has the builder.
+    assert!(!warnings.contains("scope serve"), "{warnings}");
 }
