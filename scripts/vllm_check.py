@@ -848,7 +848,7 @@ def main():
     # knobs takes it at every tag, for every binary. The tag takes it where
     # a binary declares it, or where FlexibleArgumentParser.parse_args
     # reads it (then for every binary built with that parser).
-    argv_extra = 0
+    argv_extra, flexible = 0, False
     if argv_config:
         flexible = any(argv_config in ast.unparse(fn) for _, c in tree.classes.get("FlexibleArgumentParser", [])
                        for fn in c.body if isinstance(fn, ast.FunctionDef) and fn.name == "parse_args")
@@ -886,6 +886,8 @@ def main():
     for label, scope, names in per_bin:
         k = {n for n, f in theirs.items() if scope in f.get("scopes", [])}
         miss, ext = sorted(set(names) - k), sorted(k - set(names))
+        # Every binary built with FlexibleArgumentParser takes `--config`.
+        ext = [n for n in ext if not (flexible and n == argv_config)]
         missing += len(miss)
         extra += len(ext)
         print(f"binary {label} (scope {scope}): {len(names)} options, {len(miss)} missing from knobs, "
