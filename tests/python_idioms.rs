@@ -387,7 +387,8 @@ fn the_server_modules_own_parser_is_read_where_cli_args_is_absent() {
 
 /// `vllm serve`'s own options, declared in the CLI's serve subcommand
 /// beside the shared builder (vLLM v0.9.1–v0.9.2: `--headless`,
-/// `--api-server-count`), are the serve scope's too.
+/// `--api-server-count`), are `vllm serve`'s alone: the server module
+/// (`python -m vllm.entrypoints.openai.api_server`) refuses them.
 #[test]
 fn the_serve_subcommands_own_options_are_read() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -395,11 +396,34 @@ fn the_serve_subcommands_own_options_are_read() {
     let (c, warnings) = sync(tmp.path(), "v0.9.1");
     let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["--api-server-count", "--headless", "--host", "--port"]);
-    assert!(c.flags.iter().all(|f| f.scopes == ["serve"]), "every option is the server's");
+    assert_eq!(flag(&c, "--headless").scopes, ["vllm-serve"]);
+    assert_eq!(flag(&c, "--api-server-count").scopes, ["vllm-serve"]);
+    assert_eq!(flag(&c, "--host").scopes, ["serve", "vllm-serve"]);
     assert_eq!(flag(&c, "--headless").kind, Kind::Switch);
     assert_eq!(flag(&c, "--api-server-count").kind, Kind::Int);
     assert_eq!(flag(&c, "--api-server-count").aliases, ["-asc"]);
     assert_eq!(flag(&c, "--headless").location, "vllm/entrypoints/cli/serve.py:21");
     // The server module's older parser is not looked for where cli_args.py has the builder.
     assert!(!warnings.contains("scope serve"), "{warnings}");
+    // Judged: `vllm serve` takes both kinds; the module only the shared ones.
+    std::fs::write(
+        tmp.path().join("knobs.toml"),
+        "[pin]\nengine = \"vllm\"\ntag = \"v0.9.1\"\n\n[catalog]\ndir = \"out\"\n",
+    )
+    .expect("write");
+    std::fs::create_dir_all(tmp.path().join("svc")).expect("mkdir");
+    std::fs::write(
+        tmp.path().join("svc/serve.sh"),
+        "#!/bin/sh\nvllm serve m --headless --port 8000\npython3 -m vllm.entrypoints.openai.api_server --headless --port 8000\n",
+    )
+    .expect("write");
+    let r = support::knobs(tmp.path(), &["lint", "--format", "short", "svc"]);
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("svc/")).collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with("svc/serve.sh:3:"), "{}", r.stdout);
+    assert!(
+        lines[0].ends_with("KNB010 `--headless` is not an option of vllm.entrypoints.openai.api_server in vllm v0.9.1"),
+        "{}",
+        r.stdout
+    );
 }
