@@ -666,7 +666,7 @@ def binaries(tree, reader, texts):
         rel, fn, recv = found
         opts, pos = read_binary(reader, rel, fn, recv)
         copies = bool(re.search(r"\bmodel\s*=\s*args\.model_tag", texts.get(rel, "")))
-        out.append(("vllm serve", "serve", opts, pos, copies))
+        out.append(("vllm serve", "vllm-serve", opts, pos, copies))
     block = main_block(tree, API_SERVER)
     if block is not None:
         opts, pos = read_binary(reader, API_SERVER, block)
@@ -881,10 +881,16 @@ def main():
             print(f"  {label} only in the ast reading: {' '.join(sorted(x - y))}")
         if y - x:
             print(f"  {label} only in knobs: {' '.join(sorted(y - x))}")
-    # Each binary against its scope in the catalogue.
+    # Each binary against the options its scope accepts in the catalogue:
+    # those scoped to it, or to a scope the profile says it includes.
+    includes = profile.get("scopes", {}).get("includes", {})
+
+    def accepted(f, scope):
+        return any(s == scope or s in includes.get(scope, []) for s in f.get("scopes", []))
+
     missing, extra = 0, argv_extra
     for label, scope, names in per_bin:
-        k = {n for n, f in theirs.items() if scope in f.get("scopes", [])}
+        k = {n for n, f in theirs.items() if accepted(f, scope)}
         miss, ext = sorted(set(names) - k), sorted(k - set(names))
         # Every binary built with FlexibleArgumentParser takes `--config`.
         ext = [n for n in ext if not (flexible and n == argv_config)]
@@ -914,9 +920,11 @@ def main():
         if m["members"] and tm and m["closed"] != tc:
             closed += 1
             print(f"  closed of {name}: ast {m['closed']}, knobs {tc}")
-        if sorted(scopes.get(name, [])) != sorted(t.get("scopes", [])):
+        # The binaries that take it, by each side's reading.
+        theirs_in = sorted({sc for _, sc, _ in per_bin if accepted(t, sc)})
+        if sorted(scopes.get(name, [])) != theirs_in:
             scope_diff += 1
-            print(f"  scopes of {name}: ast {sorted(scopes.get(name, []))}, knobs {t.get('scopes', [])}")
+            print(f"  scopes of {name}: ast {sorted(scopes.get(name, []))}, knobs {theirs_in}")
         for tw in m["negated"]:
             if tw not in t.get("negated", []):
                 print(f"  twin {tw} only in the ast reading")
