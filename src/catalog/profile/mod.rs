@@ -289,7 +289,7 @@ mod tests {
         let p = builtin("vllm").expect("vllm");
         assert_eq!(
             p.invocation("vllm", Some("serve")),
-            Some(Invocation::Engine { scope: Some("serve".into()), words: 2 })
+            Some(Invocation::Engine { scope: Some("vllm-serve".into()), words: 2 })
         );
         assert_eq!(p.invocation("vllm", Some("chat")), Some(Invocation::Foreign), "a client, its own options");
         assert_eq!(p.invocation("vllm.entrypoints.openai.api_server", None), None, "a module is not a command word");
