@@ -844,24 +844,22 @@ def main():
         per_bin.append((label, scope, names))
     cat = tomllib.loads(open(catalogue, encoding="utf-8").read())
     theirs = {f["name"]: f for f in cat.get("flag", [])}
-    # `--config FILE` is the profile's [argv] config, not a catalogue flag:
-    # knobs takes it at every tag, for every binary. The tag takes it where
-    # a binary declares it, or where FlexibleArgumentParser.parse_args
-    # reads it (then for every binary built with that parser).
-    argv_extra, flexible = 0, False
+    # `--config FILE`: read where a binary declares it, and by every binary
+    # where FlexibleArgumentParser.parse_args pulls it out of argv (`if
+    # '--config' in args:`), which every parser of those tags is. knobs
+    # accepts it only as a catalogue option, like any other.
     if argv_config:
         flexible = any(argv_config in ast.unparse(fn) for _, c in tree.classes.get("FlexibleArgumentParser", [])
                        for fn in c.body if isinstance(fn, ast.FunctionDef) and fn.name == "parse_args")
         declared = [l for l, _, n in per_bin if argv_config in n]
-        where = "FlexibleArgumentParser.parse_args" if flexible else (", ".join(declared) or "no binary")
-        print(f"argv: {argv_config} FILE read by {where}; knobs reads it as the profile's [argv] config")
-        if not flexible and not declared:
-            argv_extra = 1
-            print(f"  only in knobs: {argv_config} (the profile's [argv] config, at every tag)")
-        if argv_config not in theirs:
-            mine.pop(argv_config, None)
-            for _, _, n in per_bin:
-                n.pop(argv_config, None)
+        where = "FlexibleArgumentParser.parse_args, for every binary" if flexible else (", ".join(declared) or "no parser")
+        print(f"argv: {argv_config} FILE read by {where}")
+        if flexible:
+            opt = {"aliases": [], "kind": "string", "members": None, "closed": None, "negated": [], "nargs": None}
+            for label, scope, n in per_bin:
+                n.setdefault(argv_config, opt)
+                scopes.setdefault(argv_config, set()).add(scope)
+            mine.setdefault(argv_config, opt)
     env, metrics = env_and_metrics(tree)
     knobs_env = {k["name"] for k in cat.get("env_key", [])}
     knobs_metrics = {m["name"]: m["type"] for m in cat.get("metric", [])}
@@ -888,12 +886,10 @@ def main():
     def accepted(f, scope):
         return any(s == scope or s in includes.get(scope, []) for s in f.get("scopes", []))
 
-    missing, extra = 0, argv_extra
+    missing, extra = 0, 0
     for label, scope, names in per_bin:
         k = {n for n, f in theirs.items() if accepted(f, scope)}
         miss, ext = sorted(set(names) - k), sorted(k - set(names))
-        # Every binary built with FlexibleArgumentParser takes `--config`.
-        ext = [n for n in ext if not (flexible and n == argv_config)]
         missing += len(miss)
         extra += len(ext)
         print(f"binary {label} (scope {scope}): {len(names)} options, {len(miss)} missing from knobs, "
