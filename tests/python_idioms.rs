@@ -388,14 +388,19 @@ fn the_server_modules_own_parser_is_read_where_cli_args_is_absent() {
 /// `vllm serve`'s own options, declared in the CLI's serve subcommand
 /// beside the shared builder (vLLM v0.9.1–v0.9.2: `--headless`,
 /// `--api-server-count`), are `vllm serve`'s alone: the server module
-/// (`python -m vllm.entrypoints.openai.api_server`) refuses them.
+/// (`python -m vllm.entrypoints.openai.api_server`) refuses them. An option
+/// the parser class takes out of argv itself (`--config`) is every binary's.
 #[test]
 fn the_serve_subcommands_own_options_are_read() {
     let tmp = tempfile::tempdir().expect("tempdir");
     support::build_repo(&tmp.path().join("vllm.git"), &[("v0.9.1", support::fixtures().join("vllm/era-cli"))]);
     let (c, warnings) = sync(tmp.path(), "v0.9.1");
     let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["--api-server-count", "--headless", "--host", "--port"]);
+    assert_eq!(names, ["--api-server-count", "--config", "--headless", "--host", "--port"]);
+    // Taken out of argv by the parser class itself: every binary's, a value.
+    assert_eq!(flag(&c, "--config").scopes, ["serve", "vllm-serve"]);
+    assert_eq!(flag(&c, "--config").kind, Kind::String);
+    assert_eq!(flag(&c, "--config").location, "vllm/utils.py:11");
     assert_eq!(flag(&c, "--headless").scopes, ["vllm-serve"]);
     assert_eq!(flag(&c, "--api-server-count").scopes, ["vllm-serve"]);
     assert_eq!(flag(&c, "--host").scopes, ["serve", "vllm-serve"]);
@@ -414,7 +419,7 @@ fn the_serve_subcommands_own_options_are_read() {
     std::fs::create_dir_all(tmp.path().join("svc")).expect("mkdir");
     std::fs::write(
         tmp.path().join("svc/serve.sh"),
-        "#!/bin/sh\nvllm serve m --headless --port 8000\npython3 -m vllm.entrypoints.openai.api_server --headless --port 8000\n",
+        "#!/bin/sh\nvllm serve m --headless --port 8000\npython3 -m vllm.entrypoints.openai.api_server --headless --config a.yaml\n",
     )
     .expect("write");
     let r = support::knobs(tmp.path(), &["lint", "--format", "short", "svc"]);

@@ -115,6 +115,11 @@ pub struct PythonSpec {
     /// Generics that stand for their first argument, as `Annotated` does.
     #[serde(default)]
     pub wrappers: Vec<String>,
+    /// argparse subclasses whose `parse_args` takes options out of argv
+    /// itself (`if '--config' in args:`): each such option is every
+    /// scope's.
+    #[serde(default)]
+    pub argv_parsers: Vec<String>,
     /// What the metrics client appends to a counter's name on export.
     #[serde(default)]
     pub counter_suffix: Option<String>,

@@ -9,7 +9,8 @@
 //! modules), `value.rs` settles values, `annotation.rs` reads a field's
 //! type as argparse kinds, `kwargs.rs` makes a flag of a call's kwargs,
 //! `special.rs` the builder's field-name special cases, `parser_walk.rs`
-//! walks the parser-building functions, `generator.rs` the profile's
+//! walks the parser-building functions (`parser_class.rs`: options a
+//! parser class reads itself), `generator.rs` the profile's
 //! generators of options from annotated dataclass fields, `action.rs` a
 //! custom argparse action's class, `env.rs` the env dict or class,
 //! `env_scan.rs` env keys found word by word in unparsed files,
@@ -26,6 +27,7 @@ mod kwargs;
 mod metrics;
 mod module;
 mod parse;
+mod parser_class;
 mod parser_walk;
 mod reader;
 mod samples;
@@ -187,6 +189,8 @@ pub fn extract(
         }
     }
     extracted.warnings.extend(absent.into_iter().filter(|(s, _)| !read.contains(s)).map(|(_, w)| w));
+    let all: Vec<String> = read.iter().map(|s| s.to_string()).collect();
+    parser_class::add(&program, &spec.python.argv_parsers, &all, &mut flags);
     if flags.is_empty() {
         let functions: Vec<String> =
             spec.entries.iter().map(|e| format!("{} in {}", e.functions.join(" or "), e.file)).collect();
