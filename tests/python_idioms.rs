@@ -246,7 +246,8 @@ fn a_tree_without_the_entry_functions_is_an_error_naming_them() {
     assert!(
         r.stderr.contains(
             "no options found: no [[extract.entry]] function (make_arg_parser in vllm/entrypoints/openai/cli_args.py, \
-             make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
+             parse_args or __main__ in vllm/entrypoints/openai/api_server.py, ServeSubcommand.subparser_init in \
+             vllm/entrypoints/cli/serve.py, make_arg_parser or parse_args in vllm/entrypoints/openai/run_batch.py, add_cli_args in \
              vllm/benchmarks/latency.py, add_cli_args in vllm/benchmarks/throughput.py) declares one at this tag"
         ),
         "{}",
@@ -332,5 +333,102 @@ fn calls_that_fan_out_are_cut_off_with_a_warning() {
     assert!(
         warnings.contains("the calls that build the parser enter more than 20000 functions: the rest is not read"),
         "{warnings}"
+    );
+}
+
+/// Before the server's options had a module of their own (vLLM before
+/// v0.4.0), the server module built its parser in `parse_args()` and handed
+/// it to the engine's arguments: the profile's fallback entry reads it for
+/// the `serve` scope, and only where `cli_args.py`'s builder is absent.
+#[test]
+fn the_server_modules_own_parser_is_read_where_cli_args_is_absent() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::build_repo(
+        &tmp.path().join("vllm.git"),
+        &[("v0.0.9", support::fixtures().join("vllm/era-0")), ("v0.1.0", support::fixtures().join("vllm/era-a"))],
+    );
+    let (c, warnings) = sync(tmp.path(), "v0.0.9");
+    let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "--adapters",
+            "--allowed-origins",
+            "--block-size",
+            "--dtype",
+            "--host",
+            "--model",
+            "--port",
+            "--quantization",
+            "--quiet-requests",
+            "--quiet-stats"
+        ]
+    );
+    assert!(c.flags.iter().all(|f| f.scopes == ["serve"]), "every option is the server's");
+    assert_eq!(flag(&c, "--port").kind, Kind::Int);
+    assert_eq!(shape(flag(&c, "--dtype")), (Kind::Enum, vec!["auto", "half", "float"], Some(true)));
+    assert_eq!(flag(&c, "--quiet-stats").kind, Kind::Switch);
+    // `choices=['awq', 'gptq', None]`: no argv word is None, so the list
+    // is closed over the two strings.
+    assert_eq!(shape(flag(&c, "--quantization")), (Kind::Enum, vec!["awq", "gptq"], Some(true)));
+    assert_eq!(flag(&c, "--quantization").aliases, ["-q"]);
+    // A custom action with `nargs='+'`: one or more words.
+    assert_eq!(flag(&c, "--adapters").nargs.as_deref(), Some("+"));
+    assert_eq!(flag(&c, "--model").location, "vllm/engine/arg_utils.py:15");
+    // The newer entry's absence is not news when the fallback stood in.
+    assert!(!warnings.contains("scope serve"), "{warnings}");
+    assert!(warnings.contains("scope run-batch: none of make_arg_parser, parse_args is defined in"), "{warnings}");
+    // Where cli_args.py's builder is found, the fallback is not read, nor
+    // its absence warned about.
+    let (c, warnings) = sync(tmp.path(), "v0.1.0");
+    assert_eq!(flag(&c, "--port").scopes, ["serve"]);
+    assert!(!warnings.contains("api_server.py"), "{warnings}");
+}
+
+/// `vllm serve`'s own options, declared in the CLI's serve subcommand
+/// beside the shared builder (vLLM v0.9.1–v0.9.2: `--headless`,
+/// `--api-server-count`), are `vllm serve`'s alone: the server module
+/// (`python -m vllm.entrypoints.openai.api_server`) refuses them. An option
+/// the parser class takes out of argv itself (`--config`) is every binary's.
+#[test]
+fn the_serve_subcommands_own_options_are_read() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    support::build_repo(&tmp.path().join("vllm.git"), &[("v0.9.1", support::fixtures().join("vllm/era-cli"))]);
+    let (c, warnings) = sync(tmp.path(), "v0.9.1");
+    let names: Vec<&str> = c.flags.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["--api-server-count", "--config", "--headless", "--host", "--port"]);
+    // Taken out of argv by the parser class itself: every binary's, a value.
+    assert_eq!(flag(&c, "--config").scopes, ["serve", "vllm-serve"]);
+    assert_eq!(flag(&c, "--config").kind, Kind::String);
+    assert_eq!(flag(&c, "--config").location, "vllm/utils.py:11");
+    assert_eq!(flag(&c, "--headless").scopes, ["vllm-serve"]);
+    assert_eq!(flag(&c, "--api-server-count").scopes, ["vllm-serve"]);
+    assert_eq!(flag(&c, "--host").scopes, ["serve", "vllm-serve"]);
+    assert_eq!(flag(&c, "--headless").kind, Kind::Switch);
+    assert_eq!(flag(&c, "--api-server-count").kind, Kind::Int);
+    assert_eq!(flag(&c, "--api-server-count").aliases, ["-asc"]);
+    assert_eq!(flag(&c, "--headless").location, "vllm/entrypoints/cli/serve.py:21");
+    // The server module's older parser is not looked for where cli_args.py has the builder.
+    assert!(!warnings.contains("scope serve"), "{warnings}");
+    // Judged: `vllm serve` takes both kinds; the module only the shared ones.
+    std::fs::write(
+        tmp.path().join("knobs.toml"),
+        "[pin]\nengine = \"vllm\"\ntag = \"v0.9.1\"\n\n[catalog]\ndir = \"out\"\n",
+    )
+    .expect("write");
+    std::fs::create_dir_all(tmp.path().join("svc")).expect("mkdir");
+    std::fs::write(
+        tmp.path().join("svc/serve.sh"),
+        "#!/bin/sh\nvllm serve m --headless --port 8000\npython3 -m vllm.entrypoints.openai.api_server --headless --config a.yaml\n",
+    )
+    .expect("write");
+    let r = support::knobs(tmp.path(), &["lint", "--format", "short", "svc"]);
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("svc/")).collect();
+    assert_eq!(lines.len(), 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(lines[0].starts_with("svc/serve.sh:3:"), "{}", r.stdout);
+    assert!(
+        lines[0].ends_with("KNB010 `--headless` is not an option of vllm.entrypoints.openai.api_server in vllm v0.9.1"),
+        "{}",
+        r.stdout
     );
 }

@@ -66,13 +66,18 @@ pub enum Language {
 /// `functions` defined in `file` (names change between versions). A name
 /// is a function at the top of the file, a method (`ServerArgs.add_cli_args`)
 /// of a class the file defines, or `__main__`: the file's
-/// `if __name__ == "__main__":` block.
+/// `if __name__ == "__main__":` block. A `fallback` entry is read only at
+/// a tag where no earlier entry of its scope is found (the parser lived in
+/// another file in older builds: vLLM's server module before
+/// `cli_args.py`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EntrySpec {
     pub scope: String,
     pub file: String,
     pub functions: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fallback: bool,
 }
 
 /// Where the engine-wide env keys are declared: a dict named `table` in
@@ -117,6 +122,11 @@ pub struct PythonSpec {
     /// Generics that stand for their first argument, as `Annotated` does.
     #[serde(default)]
     pub wrappers: Vec<String>,
+    /// argparse subclasses whose `parse_args` takes options out of argv
+    /// itself (`if '--config' in args:`): each such option is every
+    /// scope's.
+    #[serde(default)]
+    pub argv_parsers: Vec<String>,
     /// What the metrics client appends to a counter's name on export.
     #[serde(default)]
     pub counter_suffix: Option<String>,

@@ -222,6 +222,21 @@ mod tests {
         assert!(err.contains("images.variant ignored_positional must be an option, such as `--model`"), "{err}");
     }
 
+    /// vLLM: `vllm serve` takes the options it shares with the server
+    /// module and its own; the module only the shared ones.
+    #[test]
+    fn a_scope_takes_the_options_of_the_scopes_it_includes() {
+        let p = builtin("vllm").expect("vllm");
+        let shared = vec!["serve".to_string()];
+        let own = vec!["vllm-serve".to_string()];
+        assert!(p.accepts(&shared, &[], Some("vllm-serve")));
+        assert!(p.accepts(&own, &[], Some("vllm-serve")));
+        assert!(p.accepts(&shared, &[], Some("serve")));
+        assert!(!p.accepts(&own, &[], Some("serve")));
+        assert!(!p.accepts(&shared, &[], Some("run-batch")));
+        assert_eq!(p.binaries_accepting(&own, &[]), ["vllm serve"]);
+    }
+
     #[test]
     fn scopes_inherit_common_except_where_told() {
         let p = builtin("llama.cpp").expect("llama.cpp");
@@ -283,7 +298,7 @@ mod tests {
         let p = builtin("vllm").expect("vllm");
         assert_eq!(
             p.invocation("vllm", Some("serve")),
-            Some(Invocation::Engine { scope: Some("serve".into()), words: 2 })
+            Some(Invocation::Engine { scope: Some("vllm-serve".into()), words: 2 })
         );
         assert_eq!(p.invocation("vllm", Some("chat")), Some(Invocation::Foreign), "a client, its own options");
         assert_eq!(p.invocation("vllm.entrypoints.openai.api_server", None), None, "a module is not a command word");

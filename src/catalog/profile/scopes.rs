@@ -1,6 +1,8 @@
 //! A profile's `[scopes]`: which binaries accept an option, by the scopes the
 //! source gives it (a common scope inherited unless told otherwise).
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::Profile;
@@ -20,6 +22,11 @@ pub struct ScopeSpec {
     /// written by hand, says nothing of where an option was read).
     #[serde(skip)]
     pub era_not_inheriting: Vec<String>,
+    /// A scope that also takes every option of the scopes listed: `vllm
+    /// serve` (`vllm-serve`) takes the options it shares with the server
+    /// module (`serve`) and its own, which the module does not take.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub includes: BTreeMap<String, Vec<String>>,
 }
 
 impl Profile {
@@ -42,6 +49,9 @@ impl Profile {
             (false, _) => scopes,
         };
         if scopes.iter().any(|s| s == scope) {
+            return true;
+        }
+        if self.scopes.includes.get(scope).is_some_and(|inc| scopes.iter().any(|s| inc.contains(s))) {
             return true;
         }
         let inherits = !self.scopes.not_inheriting.iter().chain(&self.scopes.era_not_inheriting).any(|s| s == scope);

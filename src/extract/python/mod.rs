@@ -9,12 +9,13 @@
 //! modules), `value.rs` settles values, `annotation.rs` reads a field's
 //! type as argparse kinds, `kwargs.rs` makes a flag of a call's kwargs,
 //! `special.rs` the builder's field-name special cases, `parser_walk.rs`
-//! walks the parser-building functions, `generator.rs` the profile's
+//! walks the parser-building functions (`parser_class.rs`: options a
+//! parser class reads itself), `generator.rs` the profile's
 //! generators of options from annotated dataclass fields, `action.rs` a
 //! custom argparse action's class, `env.rs` the env dict or class,
 //! `env_scan.rs` env keys found word by word in unparsed files,
 //! and `metrics.rs` the metric registrations; `reader.rs` is the
-//! `LanguageReader`: which files of a tag are read.
+//! `LanguageReader`, and `inputs.rs` says which paths of a tag it reads.
 
 mod action;
 mod annotation;
@@ -22,10 +23,12 @@ mod dict;
 mod env;
 mod env_scan;
 mod generator;
+mod inputs;
 mod kwargs;
 mod metrics;
 mod module;
 mod parse;
+mod parser_class;
 mod parser_walk;
 mod reader;
 mod samples;
@@ -40,34 +43,11 @@ use crate::catalog::profile::ExtractSpec;
 
 use super::lang::Extracted;
 use super::ExtractError;
+use inputs::parsed_paths;
+pub use inputs::paths;
 use module::Program;
 use parser_walk::{Names, Walker};
 pub use reader::PythonReader;
-
-/// Every path a Python extraction reads (files or folders).
-pub fn paths(spec: &ExtractSpec) -> Vec<String> {
-    let mut out: Vec<String> = spec.sources.clone();
-    out.extend(spec.entries.iter().map(|e| e.file.clone()));
-    out.extend(spec.env.iter().map(|e| e.file.clone()).filter(|f| !f.is_empty()));
-    out.extend(spec.env.iter().flat_map(|e| e.scan.iter().cloned()));
-    out.extend(spec.metrics.iter().cloned());
-    out.sort();
-    out.dedup();
-    // A file inside a folder already listed is read with it.
-    let folders: Vec<String> = out.iter().filter(|p| p.ends_with('/')).cloned().collect();
-    out.retain(|p| !folders.iter().any(|f| p != f && p.starts_with(f.as_str())));
-    out
-}
-
-/// The paths whose files are parsed (the rest of what is read is scanned
-/// for env keys only).
-fn parsed_paths(spec: &ExtractSpec) -> Vec<String> {
-    let mut out: Vec<String> = spec.sources.clone();
-    out.extend(spec.entries.iter().map(|e| e.file.clone()));
-    out.extend(spec.env.iter().map(|e| e.file.clone()).filter(|f| !f.is_empty()));
-    out.extend(spec.metrics.iter().cloned());
-    out
-}
 
 /// The engine-wide env keys: the dict's or the class's, then those the
 /// scanned files call for, each key once (its first place kept).
@@ -141,19 +121,25 @@ pub fn extract(
         generators: &spec.python.generators,
     };
     let mut flags: BTreeMap<String, Flag> = BTreeMap::new();
+    // Scopes some entry was found for; an entry not found is said only
+    // when no other entry of its scope was (a fallback stood in for it).
+    let mut read: Vec<&str> = Vec::new();
+    let mut absent: Vec<(&str, String)> = Vec::new();
     for entry in &spec.entries {
+        if entry.fallback && read.contains(&entry.scope.as_str()) {
+            continue;
+        }
         let found = program
             .file_index(&entry.file)
             .and_then(|i| entry.functions.iter().find_map(|name| program.entry_in(name, i)).map(|f| (i, f)));
         let Some((file, (func, cls))) = found else {
-            extracted.warnings.push(format!(
-                "scope {}: none of {} is defined in {}",
-                entry.scope,
-                entry.functions.join(", "),
-                entry.file
+            absent.push((
+                &entry.scope,
+                format!("scope {}: none of {} is defined in {}", entry.scope, entry.functions.join(", "), entry.file),
             ));
             continue;
         };
+        read.push(&entry.scope);
         let mut walker = Walker::new(&program, &names);
         walker.function(file, func, cls);
         extracted.warnings.append(&mut walker.warnings);
@@ -180,6 +166,9 @@ pub fn extract(
             }
         }
     }
+    extracted.warnings.extend(absent.into_iter().filter(|(s, _)| !read.contains(s)).map(|(_, w)| w));
+    let all: Vec<String> = read.iter().map(|s| s.to_string()).collect();
+    parser_class::add(&program, &spec.python.argv_parsers, &all, &mut flags);
     if flags.is_empty() {
         let functions: Vec<String> =
             spec.entries.iter().map(|e| format!("{} in {}", e.functions.join(" or "), e.file)).collect();

@@ -43,11 +43,14 @@ impl Val {
         }
     }
 
-    /// Every element a settled string or number, as member spellings.
+    /// Every element a settled string or number, as member spellings. A
+    /// `None` element (`choices=['awq', 'gptq', None]`) is no member: argv
+    /// gives a word, and no word is `None`.
     pub fn members(&self) -> Option<Vec<String>> {
         match self {
             Val::List(v) => v
                 .iter()
+                .filter(|x| **x != Val::None)
                 .map(|x| match x {
                     Val::Str(s) | Val::Num(s) => Some(s.clone()),
                     Val::Bool(_) => Some(x.display()),

@@ -131,7 +131,12 @@ mod tests {
     use crate::catalog::profile::EntrySpec;
 
     fn entry(scope: &str, name: &str) -> EntrySpec {
-        EntrySpec { scope: scope.to_string(), file: "src/main.rs".to_string(), functions: vec![name.to_string()] }
+        EntrySpec {
+            scope: scope.to_string(),
+            file: "src/main.rs".to_string(),
+            functions: vec![name.to_string()],
+            fallback: false,
+        }
     }
 
     /// Each entry's struct gives its scope's options; an option two structs
