@@ -1,6 +1,7 @@
 //! Ollama built in (issue 33), the lint half: files that run Ollama in the
 //! shapes operators write them (`fixtures/ollama/deploy`: a Compose file
-//! pinned by its `ollama/ollama` image, a Kubernetes Deployment pinned by
+//! pinned by its `ollama/ollama` image, `docker run` lines of a pinned image
+//! whose entrypoint takes a subcommand, a Kubernetes Deployment pinned by
 //! an older image, a systemd unit with `Environment=` lines and an env
 //! file) with planted defects, judged against the hand-written catalogues
 //! of `fixtures/ollama/catalog` (v0.3.14, v0.5.7: env keys and no flag)
@@ -34,6 +35,12 @@ fn planted_defects_are_found_and_traps_are_not() {
         // 11: 24h is a duration.
         ("compose/compose.yaml", 12, "KNB006"), // one letter from OLLAMA_FLASH_ATTENTION
         // 13: OLLAMA_KV_CACHE_TYPE is read from v0.5.x; 15: NVIDIA_VISIBLE_DEVICES is the runtime's.
+        // docker run of a pinned image (ENTRYPOINT ollama, CMD serve).
+        ("docker/run.sh", 5, "KNB003"), // four, given the server by -e with no word after the image
+        // 6: 24h is a duration.
+        ("docker/run.sh", 10, "KNB006"), // OLLAMA_FLASH_ATENTION, before the subcommand `serve`
+        ("docker/run.sh", 11, "KNB001"), // `ollama serve` takes no --port (OLLAMA_HOST sets it)
+        // 14: OLLAMA_HOST for the client `list` is right.
         // An env file, judged against the newest catalogue.
         ("env/ollama.env", 2, "KNB006"), // OLLAMA_KEEPALIVE: the key has an underscore
         ("env/ollama.env", 5, "KNB003"), // `on` is no word strconv.ParseBool takes
@@ -79,4 +86,42 @@ fn messages_name_the_kind_and_the_key_meant() {
     assert_eq!(help(at("compose/compose.yaml", 12)), "did you mean `OLLAMA_FLASH_ATTENTION`?");
     assert_eq!(help(at("systemd/ollama.service", 12)), "did you mean `OLLAMA_ORIGINS`?");
     assert_eq!(help(at("env/ollama.env", 2)), "did you mean `OLLAMA_KEEP_ALIVE`?");
+}
+
+#[test]
+fn explain_tells_an_env_key_the_engine_reads_itself() {
+    // The fixture catalogues (written from envconfig by hand): v0.3.14 and
+    // v0.5.7 read OLLAMA_KEEP_ALIVE as a duration or whole seconds, with no
+    // default in the source; OLLAMA_KV_CACHE_TYPE only from v0.5.7.
+    let dir = support::root().join("fixtures/ollama");
+    let r = run_in(&dir, &["explain", "OLLAMA_KEEP_ALIVE"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "OLLAMA_KEEP_ALIVE — env key\nollama v0.5.7\n\n  value       duration|int\n  default     none in the source\n  \
+         read at     envconfig/config.go:101\n\nVersions\n  v0.3.14     read\n  v0.5.7      read\n"
+    );
+    let r = run_in(&dir, &["explain", "--tag", "v0.3.14", "OLLAMA_KV_CACHE_TYPE"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "not read by ollama v0.3.14: shown as the newest catalogued version that reads it\n\n  value       not said by the source\n"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("  v0.3.14     absent\n  v0.5.7      read\n"), "{}", r.stdout);
+    let r = run_in(&dir, &["explain", "--format", "markdown", "OLLAMA_KEEP_ALIVE"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "# `OLLAMA_KEEP_ALIVE`\n\n- env key of ollama v0.5.7\n- value: duration|int\n- read at: `envconfig/config.go:101`\n"
+    );
+    let r = run_in(&dir, &["explain", "--format", "json", "OLLAMA_KEEP_ALIVE"]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["kind"], "env_key");
+    assert_eq!(v["env_key"]["key"]["kind"], "duration|int");
+    // A key no build reads is still unknown, with the nearest names.
+    let r = run_in(&dir, &["explain", "OLLAMA_KEEP_ALIVES"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
 }

@@ -1,11 +1,13 @@
 //! `knobs explain SUBJECT`: everything the catalogue and the overlay know
-//! about a flag (by name or env key), a metric, or a rule.
+//! about a flag (by name or env key), an engine-wide env key, a metric, or
+//! a rule.
 //!
 //! Reading is split from resolving and printing: [`project`] reads the
 //! project's serve scripts (the env keys they read, from an explicit root);
 //! this module resolves a subject to a [`Topic`], and [`unknown`] one it
-//! cannot to an [`Unknown`] with its nearest names; [`flag`] and [`metric`]
-//! build what is known of a flag or a metric, [`history`] how it changed
+//! cannot to an [`Unknown`] with its nearest names; [`flag`], [`env_key`]
+//! and [`metric`] build what is known of a flag, an engine-wide env key or a
+//! metric, [`history`] how it changed
 //! across versions; [`render`] prints them, [`changes`] prints a flag's
 //! every change (`--history`), and [`listing`] prints `knobs flags` and
 //! `knobs rules`.
@@ -13,6 +15,7 @@
 //! what they do from the overlay, env keys and prefixes from the profile.
 
 pub(crate) mod changes;
+mod env_key;
 mod flag;
 mod history;
 pub(crate) mod listing;
@@ -21,6 +24,7 @@ pub(crate) mod project;
 mod render;
 mod unknown;
 
+pub use env_key::EnvKeyExplain;
 pub use flag::{resolve_flag, FlagExplain, Meter, ShapeRun};
 pub use history::Version;
 pub use metric::MetricExplain;
@@ -61,6 +65,7 @@ pub const NO_HELP: &str = "not in this history, which holds facts only: run `kno
 pub enum Topic {
     Flag(Box<FlagExplain>),
     Metric(Box<MetricExplain>),
+    EnvKey(Box<EnvKeyExplain>),
     Rule(&'static Rule),
 }
 
@@ -99,6 +104,10 @@ pub fn explain(subject: &str, pinned: &Pinned<'_>, project: &Project) -> Result<
             }
             Ok(Topic::Flag(Box::new(e)))
         }
-        None => Err(unknown(subject, catalog, profile, &build.name)),
+        // A key the engine reads itself, not a flag's (`OLLAMA_KEEP_ALIVE`).
+        None => match env_key::explain_env_key(subject, catalog, all, build) {
+            Some(e) => Ok(Topic::EnvKey(Box::new(e))),
+            None => Err(unknown(subject, catalog, profile, &build.name)),
+        },
     }
 }

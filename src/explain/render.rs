@@ -142,6 +142,29 @@ pub fn human(t: &Topic) -> String {
                 let _ = writeln!(out, "  {:<10}  {}", v.tag, v.change);
             }
         }
+        Topic::EnvKey(e) => {
+            let k = &e.key;
+            let _ = writeln!(out, "{} — env key", k.name);
+            let _ = writeln!(out, "{}", e.build);
+            if let Some(p) = &e.provenance {
+                let _ = writeln!(out, "note: {}", crate::pictures::visible(p));
+            }
+            if !e.in_pinned {
+                let _ = writeln!(out, "not read by {}: shown as the newest catalogued version that reads it", e.build);
+            }
+            let _ = writeln!(out);
+            field(&mut out, "value", if k.kind.is_empty() { "not said by the source" } else { &k.kind });
+            if !k.members.is_empty() {
+                field(&mut out, "members", &k.members.join(", "));
+            }
+            field(&mut out, "default", if k.default.is_empty() { "none in the source" } else { &k.default });
+            field(&mut out, "help", &k.help);
+            field(&mut out, "read at", &k.location);
+            let _ = writeln!(out, "\nVersions");
+            for v in &e.versions {
+                let _ = writeln!(out, "  {:<10}  {}", v.tag, v.change);
+            }
+        }
         Topic::Metric(e) => {
             let m = &e.metric;
             let _ = writeln!(out, "{} — {}", m.name, m.kind.as_str());
@@ -259,6 +282,24 @@ pub fn markdown(t: &Topic) -> String {
                 let _ = writeln!(out, "- {}: {}", v.tag, v.change);
             }
         }
+        Topic::EnvKey(e) => {
+            let k = &e.key;
+            let _ = writeln!(out, "# `{}`\n\n- env key of {}", k.name, e.build);
+            if !k.kind.is_empty() {
+                let _ = writeln!(out, "- value: {}", k.kind);
+            }
+            if !k.members.is_empty() {
+                let members: Vec<String> = k.members.iter().map(|m| format!("`{m}`")).collect();
+                let _ = writeln!(out, "- members: {}", members.join(", "));
+            }
+            if !k.default.is_empty() {
+                let _ = writeln!(out, "- default: `{}`", k.default);
+            }
+            let _ = writeln!(out, "- read at: `{}`", k.location);
+            if !k.help.is_empty() {
+                let _ = writeln!(out, "\n{}", crate::pictures::visible(&k.help));
+            }
+        }
         Topic::Metric(e) => {
             let _ = writeln!(
                 out,
@@ -289,6 +330,7 @@ pub fn json(t: &Topic) -> String {
         }),
         Topic::Flag(e) => serde_json::json!({"kind": "flag", "flag": e}),
         Topic::Metric(e) => serde_json::json!({"kind": "metric", "metric": e}),
+        Topic::EnvKey(e) => serde_json::json!({"kind": "env_key", "env_key": e}),
     };
     serde_json::to_string_pretty(&v).map(|s| s + "\n").unwrap_or_default()
 }

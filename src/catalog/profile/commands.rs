@@ -70,6 +70,11 @@ impl Profile {
         self.invocation_of(c, None)
     }
 
+    /// True when `command` is a program of subcommands (`ollama serve`).
+    pub fn has_subcommands(&self, command: &str) -> bool {
+        self.commands.iter().any(|c| c.name == command && !c.module && !c.subcommands.is_empty())
+    }
+
     /// True when some command of the profile is a Python module.
     pub fn has_modules(&self) -> bool {
         self.commands.iter().any(|c| c.module)

@@ -31,6 +31,11 @@ pub struct ImageVariant {
     pub until: Option<String>,
     #[serde(default)]
     pub command: Option<String>,
+    /// The image's CMD, when `command` is a program of subcommands (its
+    /// ENTRYPOINT `/bin/ollama`, its CMD `serve`): what the entrypoint is
+    /// given when no word follows the image. A word that follows replaces it.
+    #[serde(default)]
+    pub cmd: Option<String>,
     #[serde(default)]
     pub foreign: bool,
     /// How many positional words `command` takes in these builds, over

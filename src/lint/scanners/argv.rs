@@ -112,7 +112,7 @@ fn scan(
         // The items name a command themselves (`radiance …`, `nice -n 5 radiance …`).
         _ if names_command => engine_argv_start(&parts, file, ctx),
         // An engine image: its entrypoint, or a variant's, takes the items.
-        Some(tag) => entrypoint_argv(tag, ctx),
+        Some(tag) => entrypoint_argv(tag, parts[0].word.text.as_deref(), ctx),
         None => None,
     };
     let Some((start, binary)) = start else { return };

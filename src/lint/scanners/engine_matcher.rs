@@ -206,18 +206,31 @@ impl EngineMatcher {
         Some(&self.profile.images.variants[*i])
     }
 
-    /// How an engine image with this tag runs: its variant's binary, or not the engine.
-    pub fn image_entrypoint(&self, tag: &str) -> Option<Invocation> {
+    /// How an engine image with this tag runs, given `first`, the first word
+    /// after the image: its variant's binary (or not the engine), and how many
+    /// of the words after the image that binary's name took. An entrypoint
+    /// that is a program of subcommands (`ollama`) takes the first word as its
+    /// subcommand, or the image's CMD when no word follows.
+    pub fn image_entrypoint(&self, tag: &str, first: Option<&str>) -> Option<(Invocation, usize)> {
         let v = self.variant(tag)?;
         if v.foreign {
-            return Some(Invocation::Foreign);
+            return Some((Invocation::Foreign, 0));
         }
         let words: Vec<&str> = v.command.as_deref()?.split_whitespace().collect();
         match words.as_slice() {
             // `python3 -m MODULE`: one of the engine's modules.
-            [python, "-m", module, ..] if python.starts_with("python") => self.profile.module_invocation(module),
+            [python, "-m", module, ..] if python.starts_with("python") => {
+                self.profile.module_invocation(module).map(|i| (i, 0))
+            }
+            [command] if self.profile.has_subcommands(command) => match first {
+                Some(word) => self.profile.invocation(command, Some(word)).map(|i| match i {
+                    Invocation::Engine { words, .. } => (i, words - 1),
+                    Invocation::Foreign => (i, 0),
+                }),
+                None => self.profile.invocation(command, v.cmd.as_deref()).map(|i| (i, 0)),
+            },
             // `vllm serve`: a command and its subcommand.
-            [command, rest @ ..] => self.profile.invocation(command, rest.first().copied()),
+            [command, rest @ ..] => self.profile.invocation(command, rest.first().copied()).map(|i| (i, 0)),
             [] => None,
         }
     }

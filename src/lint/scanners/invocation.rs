@@ -242,18 +242,21 @@ fn runtime_run<W: Deref<Target = str>>(words: &[Option<W>], at: usize, ctx: &Sca
         // sglang.launch_server …`, `bash -c '…'`, `vllm serve …`) are what
         // the author runs: an image of the engine's name may be a build
         // without its entrypoint (`rocm/vllm`).
-        _ => match (command_after_image(words, image, ctx), ctx.commands.image_entrypoint(tag)) {
+        _ => match (
+            command_after_image(words, image, ctx),
+            ctx.commands.image_entrypoint(tag, words.get(image + 1).and_then(|w| w.as_deref())),
+        ) {
             (Some(target), _) => target,
             // An image variant whose entrypoint is a given binary, or not the engine.
-            (None, Some(Invocation::Foreign)) => Target::None,
-            (None, Some(Invocation::Engine { scope, .. })) => {
+            (None, Some((Invocation::Foreign, _))) => Target::None,
+            (None, Some((Invocation::Engine { scope, .. }, took))) => {
                 let positionals = ctx.commands.image_positionals(tag);
                 let ignored_positional = ctx.commands.image_ignored_positional(tag);
                 let binary = (scope.is_some() || positionals.is_some()).then(|| {
                     let command = format!("{repo}:{tag}");
                     Arc::new(Binary { command, scope, positionals, ignored_positional, ..Binary::default() })
                 });
-                Target::Argv { start: image + 1, binary }
+                Target::Argv { start: image + 1 + took, binary }
             }
             (None, None) => Target::Argv { start: image + 1, binary: None },
         },
@@ -306,17 +309,21 @@ pub(crate) fn engine_image<'a>(image: &'a str, ctx: &ScanCtx<'_>) -> Option<&'a 
 
 /// Where an engine image's entrypoint (or its variant's) starts the argv it
 /// is given, and which binary it is; `None` when the variant is not the engine.
-pub(crate) fn entrypoint_argv(tag: &str, ctx: &ScanCtx<'_>) -> Option<(usize, Option<Arc<Binary>>)> {
-    match ctx.commands.image_entrypoint(tag) {
-        Some(Invocation::Foreign) => None,
-        Some(Invocation::Engine { scope, .. }) => {
+pub(crate) fn entrypoint_argv(
+    tag: &str,
+    first: Option<&str>,
+    ctx: &ScanCtx<'_>,
+) -> Option<(usize, Option<Arc<Binary>>)> {
+    match ctx.commands.image_entrypoint(tag, first) {
+        Some((Invocation::Foreign, _)) => None,
+        Some((Invocation::Engine { scope, .. }, took)) => {
             let positionals = ctx.commands.image_positionals(tag);
             let ignored_positional = ctx.commands.image_ignored_positional(tag);
             let binary = (scope.is_some() || positionals.is_some()).then(|| {
                 let command = format!("image :{tag}");
                 Arc::new(Binary { command, scope, positionals, ignored_positional, ..Binary::default() })
             });
-            Some((0, binary))
+            Some((took, binary))
         }
         None => Some((0, None)),
     }
