@@ -125,3 +125,17 @@ fn explain_tells_an_env_key_the_engine_reads_itself() {
     let r = run_in(&dir, &["explain", "OLLAMA_KEEP_ALIVES"]);
     assert_eq!(r.code, 2, "{}", r.stdout);
 }
+
+#[test]
+fn an_engine_with_no_catalogue_says_how_to_make_one_and_where_lint_reads_it() {
+    // Ollama has no embedded catalogue: before a sync there is none.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(tmp.path().join("run.sh"), "OLLAMA_NUM_PARALLEL=4 ollama serve\n").expect("write");
+    let r = run_in(tmp.path(), &["lint", "--engine", "ollama", "run.sh"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    let err = r.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(err.contains("no catalogues for engine `ollama` in the embedded catalogues"), "{err}");
+    assert!(err.contains("run `knobs sync --engine ollama --repo URL --tag TAG` to catalogue a version"), "{err}");
+    assert!(err.contains("the `catalog/` beside knobs.toml (`[pin] engine = \"ollama\"`)"), "{err}");
+    assert!(err.contains("the folder `--catalog-dir DIR` names"), "{err}");
+}

@@ -42,7 +42,10 @@ pub enum StoreError {
     History(#[from] HistoryError),
     #[diagnostic(
         code(knobs::catalog::empty),
-        help("run `knobs sync --engine {engine} --repo URL --tag TAG` to catalogue a version")
+        help(
+            "run `knobs sync --engine {engine} --repo URL --tag TAG` to catalogue a version; lint reads the \
+             `catalog/` beside knobs.toml (`[pin] engine = \"{engine}\"`), or the folder `--catalog-dir DIR` names"
+        )
     )]
     #[error("no catalogues for engine `{engine}` in {where_}")]
     Empty { engine: String, where_: String },
