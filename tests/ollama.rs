@@ -30,7 +30,15 @@ fn sync(dir: &Path, tag: &str) -> Catalog {
     let r = support::knobs(dir, &["sync", "--engine", "ollama", "--repo", "ollama.git", "--tag", tag, "--out", "out"]);
     assert_eq!(r.code, 0, "sync {tag}: {}", r.stderr);
     let text = std::fs::read_to_string(dir.join(format!("out/ollama/{tag}.toml"))).expect("written");
-    toml::from_str(&text).expect("a catalogue")
+    let c: Catalog = toml::from_str(&text).expect("a catalogue");
+    // The summary counts the env keys, which configure Ollama.
+    let keys = match c.env_keys.len() {
+        1 => "1 env key, ".to_string(),
+        n => format!("{n} env keys, "),
+    };
+    let want = format!("flags ({} enums), {keys}{} metrics", c.enum_count(), c.metrics.len());
+    assert!(r.stdout.contains(&want), "{want} in {}", r.stdout);
+    c
 }
 
 /// Name, kind, default of every key.

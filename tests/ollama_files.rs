@@ -139,3 +139,31 @@ fn an_engine_with_no_catalogue_says_how_to_make_one_and_where_lint_reads_it() {
     assert!(err.contains("the `catalog/` beside knobs.toml (`[pin] engine = \"ollama\"`)"), "{err}");
     assert!(err.contains("the folder `--catalog-dir DIR` names"), "{err}");
 }
+
+#[test]
+fn a_key_near_no_key_the_build_reads_says_how_many_of_its_prefix_it_reads() {
+    // v0.5.7's fixture catalogue reads 13 keys: HTTPS_PROXY (AsMap lists it)
+    // and 12 starting OLLAMA_.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(tmp.path().join("ollama.env"), "OLLAMA_ZEBRA_QUOTIENT_SETTING=1\n").expect("write");
+    let cat = support::root().join("fixtures/ollama/catalog");
+    let cat = cat.to_str().expect("utf-8 path");
+    let r = run_in(
+        tmp.path(),
+        &["lint", "--engine", "ollama", "--catalog-dir", cat, "--tag", "v0.5.7", "--format", "short", "ollama.env"],
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        v,
+        ["ollama.env:1:1: KNB006 `OLLAMA_ZEBRA_QUOTIENT_SETTING` is not an env key of ollama v0.5.7"],
+        "{}",
+        r.stdout
+    );
+    let r = run_in(
+        tmp.path(),
+        &["lint", "--engine", "ollama", "--catalog-dir", cat, "--tag", "v0.5.7", "--format", "json", "ollama.env"],
+    );
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(j["findings"][0]["help"], "ollama v0.5.7 reads 12 keys starting `OLLAMA_`, and this is none of them");
+}

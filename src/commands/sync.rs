@@ -129,10 +129,17 @@ pub fn run(args: &SyncArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
     }
     writeln!(
         io.out,
-        "{}: {} flags ({} enums), {} metrics — {} {} @ {}{}",
+        "{}: {} flags ({} enums), {}{} metrics — {} {} @ {}{}",
         shown.display(),
         catalog.flags.len(),
         catalog.enum_count(),
+        // The engine-wide env keys, when the build reads any (Ollama is
+        // configured by nothing else).
+        match catalog.env_keys.len() {
+            0 => String::new(),
+            1 => "1 env key, ".to_string(),
+            n => format!("{n} env keys, "),
+        },
         catalog.metrics.len(),
         engine,
         tag,

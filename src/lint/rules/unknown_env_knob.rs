@@ -92,12 +92,11 @@ fn engine_key(s: &Subject<'_, '_>, key: &str, span: crate::lint::span::Span, ctx
     let names = ctx.catalog.env_keys.iter().map(|k| k.name.as_str());
     let help = match suggest(key, names) {
         Some(near) => format!("did you mean `{near}`?"),
-        None => format!(
-            "{} reads {} keys starting `{}`, and this is none of them",
-            ctx.build(),
-            ctx.catalog.env_keys.len(),
-            ctx.profile.env.prefix.as_deref().unwrap_or("")
-        ),
+        None => {
+            let prefix = ctx.profile.env.prefix.as_deref().unwrap_or("");
+            let count = ctx.catalog.env_keys.iter().filter(|k| k.name.starts_with(prefix)).count();
+            format!("{} reads {count} keys starting `{prefix}`, and this is none of them", ctx.build())
+        }
     };
     out.push(Violation {
         rule: &RULE,
