@@ -41,6 +41,7 @@ fn planted_defects_are_found_and_traps_are_not() {
         ("docker/run.sh", 10, "KNB006"), // OLLAMA_FLASH_ATENTION, before the subcommand `serve`
         ("docker/run.sh", 11, "KNB001"), // `ollama serve` takes no --port (OLLAMA_HOST sets it)
         // 14: OLLAMA_HOST for the client `list` is right.
+        ("docker/run.sh", 17, "KNB003"), // four, set by sudo for `ollama serve`
         // An env file, judged against the newest catalogue.
         ("env/ollama.env", 2, "KNB006"), // OLLAMA_KEEPALIVE: the key has an underscore
         ("env/ollama.env", 5, "KNB003"), // `on` is no word strconv.ParseBool takes

@@ -60,12 +60,16 @@ const fn shell(name: &'static str) -> Grammar {
 /// Commands that run the command that follows them, by name.
 pub(crate) static WRAPPERS: &[Grammar] = &[
     wrapper("exec", "a", &[], 0),
-    wrapper(
-        "sudo",
-        "ugCDhprtUT",
-        &["--user", "--group", "--chdir", "--close-from", "--host", "--prompt", "--role", "--type", "--other-user"],
-        0,
-    ),
+    // `sudo VAR=value CMD`: sudo sets the variables for the command it runs.
+    Grammar {
+        assigns: true,
+        ..wrapper(
+            "sudo",
+            "ugCDhprtUT",
+            &["--user", "--group", "--chdir", "--close-from", "--host", "--prompt", "--role", "--type", "--other-user"],
+            0,
+        )
+    },
     wrapper("doas", "uC", &[], 0),
     Grammar { assigns: true, ..wrapper("env", "uCS", &["--unset", "--chdir", "--split-string"], 0) },
     wrapper("nohup", "", &[], 0),
