@@ -217,7 +217,7 @@ pub struct MembersFrom {
 }
 
 /// An env key the engine reads on its own (not the env form of a flag).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnvKey {
     pub name: String,
@@ -235,6 +235,12 @@ pub struct EnvKey {
     /// `duration`; `duration|int` when either is taken), when it says one.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    /// The source says the key is deprecated (it is still read, and warned about).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
+    /// The key a deprecated key's value is forwarded to, when the source names one.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub successor: String,
 }
 
 /// The Prometheus type of a metric.
@@ -323,7 +329,7 @@ impl Catalog {
                     || m.successor.is_some()
                     || m.kind == MetricType::Info
             })
-            || self.env_keys.iter().any(|k| !k.kind.is_empty());
+            || self.env_keys.iter().any(|k| !k.kind.is_empty() || k.deprecated);
         self.schema = if schema_4 {
             4
         } else if self.env_keys.is_empty() {
