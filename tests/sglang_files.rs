@@ -1,7 +1,7 @@
 //! SGLang built in (issue 33), the lint half: files that run SGLang in the
 //! shapes operators write them (`fixtures/sglang/deploy`: a Compose file
-//! pinned by its `lmsysorg/sglang` image, a Kubernetes Deployment, a serve
-//! script and an env file) with planted defects, judged against the
+//! pinned by its `lmsysorg/sglang` image, a Kubernetes Deployment, serve
+//! scripts (one on an older image) and an env file) with planted defects, judged against the
 //! hand-written catalogues of `fixtures/sglang/catalog` (v0.4.6, v0.5.18)
 //! through `fixtures/sglang/knobs.toml`. Every expected finding was written
 //! from SGLang's source before knobs was run on the file; the traps (values
@@ -39,7 +39,13 @@ fn planted_defects_are_found_and_traps_are_not() {
         // Kubernetes, pinned by lmsysorg/sglang:v0.4.6-cu124.
         ("k8s/deployment.yaml", 23, "KNB011"), // a value after a switch: the launcher takes no positional
         ("k8s/deployment.yaml", 25, "KNB002"), // `lof` came after v0.4.6
-        // 28-31: `--cuda-graph-bs 1 2`, and `--lora-paths` (nargs="*") given nothing.
+        // 28-30: `--cuda-graph-bs 1 2` (nargs="+", int), then a third value that is no int.
+        ("k8s/deployment.yaml", 31, "KNB003"),
+        // 32: `--lora-paths` (nargs="*") given nothing.
+        // A script on the v0.5.15 image (judged by the nearest catalogue, v0.4.6):
+        // `sglang serve` took no model word before v0.5.16.
+        ("script/serve-older.sh", 7, "KNB011"),
+        ("script/serve-older.sh", 9, "KNB003"), // the third value of `--cuda-graph-bs`
         // A serve script and an env file, judged against the newest catalogue.
         ("script/serve.sh", 5, "KNB011"), // `sglang serve` takes one positional, the model
         ("script/serve.sh", 7, "KNB001"), // --enable-torch-compiel
@@ -74,4 +80,15 @@ fn messages_name_what_the_source_says() {
     );
     assert_eq!(help(at("compose/compose.yaml", 16)), "did you mean `SGLANG_ENABLE_JIT_DEEPGEMM`?");
     assert_eq!(help(at("script/sglang.env", 1)), "did you mean `SGLANG_USE_MODELSCOPE`?");
+    // Every value of an option that takes several is judged, not only the first.
+    assert_eq!(message(at("k8s/deployment.yaml", 31)), "`eight` is not a valid value for `--cuda-graph-bs`");
+    // The positional limit of the pinned build's era.
+    assert_eq!(
+        message(at("script/serve-older.sh", 7)),
+        "`Qwen/Qwen3-8B` is not an option of sglang serve: sglang v0.4.6 takes no positional arguments"
+    );
+    assert_eq!(
+        message(at("script/serve.sh", 5)),
+        "`extra-word` is one positional argument too many: sglang serve takes 1 in sglang v0.5.18"
+    );
 }

@@ -89,7 +89,8 @@ impl Reads {
     /// The kind of a reference, as an index below [`Reads::KINDS`].
     pub fn index_of(r: &Ref) -> usize {
         match r {
-            Ref::Flag { .. } => 0,
+            // A further value word is judged by the rules that read flags.
+            Ref::Flag { .. } | Ref::Value { .. } => 0,
             Ref::Env { .. } => 1,
             Ref::Metric { .. } => 2,
             Ref::EnvLine { .. } => 3,

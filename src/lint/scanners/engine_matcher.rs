@@ -135,6 +135,9 @@ impl EngineMatcher {
         let Invocation::Engine { scope, words } = inv else { return None };
         let written = if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() };
         let positionals = self.profile.argv.positional_limits.get(&written).copied();
+        let earlier_positionals: Vec<(String, usize)> = (self.profile.argv.positional_eras.iter())
+            .filter_map(|era| era.limits.get(&written).map(|n| (era.until.clone(), *n)))
+            .collect();
         if scope.is_none() && positionals.is_none() {
             return None;
         }
@@ -143,6 +146,7 @@ impl EngineMatcher {
             scope: scope.clone(),
             renamed: None,
             positionals,
+            earlier_positionals,
             ignored_positional: None,
         }))
     }
