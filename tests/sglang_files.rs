@@ -6,7 +6,8 @@
 //! through `fixtures/sglang/knobs.toml`. Every expected finding was written
 //! from SGLang's source before knobs was run on the file; the traps (values
 //! of an option that takes several, argparse's unique prefixes, `SGL_` keys
-//! read as `SGLANG_`, deprecated switches) must stay silent.
+//! read as `SGLANG_`) must stay silent, and a deprecated option is a
+//! warning.
 
 use crate::support::{self, run_in};
 
@@ -32,7 +33,9 @@ fn planted_defects_are_found_and_traps_are_not() {
         ("compose/compose.yaml", 9, "KNB002"), // flashinfr: not in ATTENTION_BACKEND_CHOICES
         ("compose/compose.yaml", 10, "KNB003"), // 0,85 is no float
         ("compose/compose.yaml", 11, "KNB007"), // --enable-flashinfer-mla: v0.4.6's, gone at v0.5.18
-        // 12: `--cuda-graph-bs 1 2 4 8`, nargs="+": one option, four values.
+        // 12: `--cuda-graph-bs 1 2 4 8`, nargs="+": one option, four values, all
+        // ints; the option is a deprecated alias of `--cuda-graph-bs-decode`.
+        ("compose/compose.yaml", 12, "KNB023"),
         // 13, 14: `--enable-metric`, `--tp`: argparse's unique prefixes.
         ("compose/compose.yaml", 16, "KNB006"), // one letter from SGLANG_ENABLE_JIT_DEEPGEMM
         // 17: SGL_ENABLE_JIT_DEEPGEMM is read as SGLANG_ENABLE_JIT_DEEPGEMM.
@@ -50,7 +53,8 @@ fn planted_defects_are_found_and_traps_are_not() {
         ("script/serve.sh", 5, "KNB011"), // `sglang serve` takes one positional, the model
         ("script/serve.sh", 7, "KNB001"), // --enable-torch-compiel
         ("script/serve.sh", 8, "KNB003"), // an int option given a word
-        // 9: --disable-cuda-graph is deprecated, still a switch; 10-11 values of nargs options.
+        ("script/serve.sh", 9, "KNB023"), // --disable-cuda-graph: deprecated, still a switch
+        // 10-11: values of nargs options.
         ("script/sglang.env", 1, "KNB006"), // SGLANG_USE_MODELSCOP
     ]
     .iter()
@@ -82,6 +86,8 @@ fn messages_name_what_the_source_says() {
     assert_eq!(help(at("script/sglang.env", 1)), "did you mean `SGLANG_USE_MODELSCOPE`?");
     // Every value of an option that takes several is judged, not only the first.
     assert_eq!(message(at("k8s/deployment.yaml", 31)), "`eight` is not a valid value for `--cuda-graph-bs`");
+    assert_eq!(message(at("script/serve.sh", 9)), "`--disable-cuda-graph` is deprecated in sglang v0.5.18");
+    assert_eq!(help(at("script/serve.sh", 9)), "sglang v0.5.18 still takes it, and warns; a later build may drop it");
     // The positional limit of the pinned build's era.
     assert_eq!(
         message(at("script/serve-older.sh", 7)),
@@ -90,5 +96,40 @@ fn messages_name_what_the_source_says() {
     assert_eq!(
         message(at("script/serve.sh", 5)),
         "`extra-word` is one positional argument too many: sglang serve takes 1 in sglang v0.5.18"
+    );
+}
+
+#[test]
+fn a_deprecated_env_key_names_the_key_its_value_goes_to() {
+    let args = [
+        "lint",
+        "--format",
+        "json",
+        "--engine",
+        "sglang",
+        "--catalog-dir",
+        "fixtures/sglang/catalog",
+        "fixtures/lint/rules/KNB023/bad.sh",
+    ];
+    let r = run_in(&support::root(), &args);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let findings = v["findings"].as_array().expect("findings");
+    let help = |message: &str| {
+        findings
+            .iter()
+            .find(|f| f["message"] == message)
+            .and_then(|f| f["help"].as_str())
+            .unwrap_or_else(|| panic!("no `{message}`: {}", r.stdout))
+            .to_string()
+    };
+    // environ.py's `_DEPRECATED_ENVS`: `SGLANG_GC_LOG` is forwarded to `SGLANG_LOG_GC`;
+    // `SGLANG_OPT_USE_CUDA_SCONV` has no replacement.
+    assert_eq!(
+        help("`SGLANG_GC_LOG` is deprecated in sglang v0.5.18"),
+        "sglang v0.5.18 reads it as `SGLANG_LOG_GC`: set that instead"
+    );
+    assert_eq!(
+        help("`SGLANG_OPT_USE_CUDA_SCONV` is deprecated in sglang v0.5.18"),
+        "sglang v0.5.18 only warns about it; a later build may not read it at all"
     );
 }

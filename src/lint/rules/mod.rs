@@ -6,6 +6,7 @@
 mod bad_value;
 mod broken_continuation;
 mod ctx;
+mod deprecated_knob;
 mod dropped_false;
 mod env_key_case;
 mod histogram_base_name;
@@ -159,6 +160,7 @@ pub static RULES: &[&Rule] = &[
     &renamed_binary::RULE,
     &dropped_false::RULE,
     &broken_continuation::RULE,
+    &deprecated_knob::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.
