@@ -16,7 +16,9 @@ module's syntax tree (knobs finds them word by word, without parsing).
 Deprecated keys (the keys of environ.py's `_DEPRECATED_ENVS`, a
 `deprecated_name=` keyword of an `Envs` attribute, the first argument of
 `_print_deprecated_env`) are compared with the catalogue's `deprecated`
-and `successor`. The looser measure counts every string constant shaped
+and `successor`. Metrics: every prometheus_client registration
+(`Gauge(name="sglang:…")`, the name first or as `name=`) in srt/metrics/ or
+srt/observability/, by exported name (a counter's with `_total`) and type. The looser measure counts every string constant shaped
 like an `SGLANG_`/`SGL_` key anywhere under python/sglang/ (modules in a
 folder or file named test* left out).
 
@@ -70,6 +72,16 @@ ENV_PREFIXES = ("SGLANG_", "SGL_")
 # the old key, a second literal key its successor.
 DEPRECATING = {"_print_deprecated_env", "_warn_deprecated_env_to_cli_flag"}
 DEPRECATED_TABLE = "_DEPRECATED_ENVS"
+# prometheus_client registrations, in the metrics folders (srt/metrics/ until
+# it moved to srt/observability/); a counter is exported as NAME_total.
+METRIC_DIRS = [
+    "python/sglang/srt/metrics",
+    "python/sglang/srt/observability",
+    "python/sglang/srt/utils/common.py",
+    "python/sglang/srt/disaggregation/encode_server.py",
+]
+METRIC_TYPES = {"Counter": "counter", "Gauge": "gauge", "Histogram": "histogram", "Summary": "summary", "Info": "info"}
+METRIC_PREFIX = "sglang:"
 KEY = re.compile(r"^[A-Z_][A-Z0-9_]+$")
 SWITCH_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version", "append_const"}
 
@@ -408,6 +420,34 @@ def loose_keys(root):
     return keys
 
 
+def metrics(root):
+    """name → type of every `Counter(name="sglang:…")`-shaped registration."""
+    out = {}
+    for d in METRIC_DIRS:
+        base = root.joinpath(d)
+        for p in [base] if base.is_file() else sorted(base.rglob("*.py")):
+            mod = parse(p)
+            if mod is None:
+                continue
+            for node in ast.walk(mod):
+                if not isinstance(node, ast.Call):
+                    continue
+                kind = METRIC_TYPES.get(ast.unparse(node.func).split(".")[-1])
+                if kind is None:
+                    continue
+                first = node.args[0] if node.args else None
+                name = next((k.value for k in node.keywords if k.arg == "name"), first)
+                if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                    continue
+                name = name.value
+                if not name.startswith(METRIC_PREFIX):
+                    continue
+                if kind == "counter" and not name.endswith("_total"):
+                    name += "_total"
+                out.setdefault(name, kind)
+    return out
+
+
 def pct(a, b):
     return f"{a}/{b} ({100.0 * a / b:.1f} %)" if b else f"{a}/{b}"
 
@@ -444,6 +484,10 @@ def main():
     print(f"options exact: {pct(exact, len(theirs))}; catalogue-only options: {len(extra)}")
     print(f"env keys found: {pct(env_found, len(env_theirs))}; catalogue-only keys: {len(env_ours - env_theirs)}")
     print(f"deprecated env keys with their successor: {pct(dep_same, len(dep_theirs))}; catalogue-only: {len(set(dep_ours) - set(dep_theirs))}")
+    m_theirs = metrics(root)
+    m_ours = {m["name"]: m.get("type") for m in cat.get("metric", [])}
+    m_same = sum(1 for n, t in m_theirs.items() if m_ours.get(n) == t)
+    print(f"metrics exact (name and type): {pct(m_same, len(m_theirs))}; catalogue-only metrics: {len(set(m_ours) - set(m_theirs))}")
     if "--loose" in sys.argv:
         loose = loose_keys(root)
         print(f"looser env keys (every prefixed string constant): {pct(len(loose & env_ours), len(loose))}")
@@ -456,6 +500,9 @@ def main():
             print(f"  env key missing {k}")
         for k in sorted(env_ours - env_theirs):
             print(f"  env key catalogue-only {k}")
+        for n in sorted(set(m_theirs) | set(m_ours)):
+            if m_theirs.get(n) != m_ours.get(n):
+                print(f"  metric {n}: source {m_theirs.get(n)}, catalogue {m_ours.get(n)}")
         for k in sorted(set(dep_theirs) | set(dep_ours)):
             if dep_theirs.get(k) != dep_ours.get(k):
                 print(f"  deprecated {k}: source {dep_theirs.get(k)!r}, catalogue {dep_ours.get(k)!r}")

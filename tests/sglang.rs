@@ -253,6 +253,25 @@ fn env_keys_come_from_class_attributes_and_reader_calls() {
     assert!(!key("SGLANG_LOG_GC").deprecated);
 }
 
+#[test]
+fn metrics_come_from_the_collector_and_the_http_helpers() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let (c, _) = sync(tmp.path(), "v0.5.14");
+    // srt/metrics/collector.py: a gauge, a counter exported with `_total`;
+    // srt/utils/common.py: the HTTP server's counter (named with `_total`
+    // already) and gauge, the name given as `name=` or first.
+    let got: Vec<(String, String)> = c.metrics.iter().map(|m| (m.name.clone(), m.kind.as_str().to_string())).collect();
+    let want = [
+        ("sglang:http_requests_active", "gauge"),
+        ("sglang:http_requests_total", "counter"),
+        ("sglang:num_running_reqs", "gauge"),
+        ("sglang:prompt_tokens_total", "counter"),
+    ];
+    let want: Vec<(String, String)> = want.iter().map(|(n, k)| (n.to_string(), k.to_string())).collect();
+    assert_eq!(got, want);
+}
+
 /// The era-dataclass tree, with its generator renamed: the source moved
 /// its options where the profile does not look.
 fn moved(dir: &Path) -> std::path::PathBuf {
