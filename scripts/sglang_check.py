@@ -13,8 +13,16 @@ arg_groups/arg_utils.py reads them. The env keys are the attributes of
 `class Envs` (environ.py) and the literal first argument of every call of
 an env reader anywhere under python/sglang/, found by walking every
 module's syntax tree (knobs finds them word by word, without parsing).
+Deprecated keys (the keys of environ.py's `_DEPRECATED_ENVS`, a
+`deprecated_name=` keyword of an `Envs` attribute, the first argument of
+`_print_deprecated_env`) are compared with the catalogue's `deprecated`
+and `successor`. Metrics: every prometheus_client registration
+(`Gauge(name="sglang:…")`, the name first or as `name=`) in srt/metrics/ or
+srt/observability/, by exported name (a counter's with `_total`) and type. The looser measure counts every string constant shaped
+like an `SGLANG_`/`SGL_` key anywhere under python/sglang/ (modules in a
+folder or file named test* left out).
 
-    sglang_check.py SRC_DIR CATALOGUE.toml [--quiet]
+    sglang_check.py SRC_DIR CATALOGUE.toml [--quiet] [--loose]
 
 Prints each figure as `exact/total (percent)`. Exit status: 0 when options
 are at least 98 % exact and env keys at least 90 % found, 1 otherwise.
@@ -49,6 +57,7 @@ ENV_READERS = {
     "_optional_env_str",
     "_parse_list_env",
     "_print_deprecated_env",
+    "_warn_deprecated_env_to_cli_flag",
     "get_histogram_conf_from_env",
     "_lazy_bool",
     "_lazy_int",
@@ -59,6 +68,20 @@ ENV_READERS = {
     "_GatedInt",
 }
 ENV_PREFIXES = ("SGLANG_", "SGL_")
+# Calls that warn a key is deprecated (the key still read): first argument
+# the old key, a second literal key its successor.
+DEPRECATING = {"_print_deprecated_env", "_warn_deprecated_env_to_cli_flag"}
+DEPRECATED_TABLE = "_DEPRECATED_ENVS"
+# prometheus_client registrations, in the metrics folders (srt/metrics/ until
+# it moved to srt/observability/); a counter is exported as NAME_total.
+METRIC_DIRS = [
+    "python/sglang/srt/metrics",
+    "python/sglang/srt/observability",
+    "python/sglang/srt/utils/common.py",
+    "python/sglang/srt/disaggregation/encode_server.py",
+]
+METRIC_TYPES = {"Counter": "counter", "Gauge": "gauge", "Histogram": "histogram", "Summary": "summary", "Info": "info"}
+METRIC_PREFIX = "sglang:"
 KEY = re.compile(r"^[A-Z_][A-Z0-9_]+$")
 SWITCH_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version", "append_const"}
 
@@ -308,8 +331,16 @@ def options(root):
     return out
 
 
-def env_keys(root):
+def literal_key(node):
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and KEY.match(node.value):
+        return node.value
+    return None
+
+
+def env_keys(root, deprecated=None):
+    """The keys read; `deprecated` (a dict) is filled with old key → successor ("" for none)."""
     keys = set()
+    deprecated = {} if deprecated is None else deprecated
     environ = root / ENVIRON
     if environ.exists():
         mod = parse(environ)
@@ -322,6 +353,21 @@ def env_keys(root):
                     for k in s.value.keywords:
                         if isinstance(k.value, ast.Constant) and isinstance(k.value.value, str) and KEY.match(k.value.value):
                             keys.add(k.value.value)
+                            if k.arg == "deprecated_name" and isinstance(s.targets[0], ast.Name):
+                                deprecated.setdefault(k.value.value, s.targets[0].id)
+        for n in mod.body:
+            target = n.target if isinstance(n, ast.AnnAssign) else (n.targets[0] if isinstance(n, ast.Assign) else None)
+            if not (isinstance(target, ast.Name) and target.id == DEPRECATED_TABLE and isinstance(n.value, ast.Dict)):
+                continue
+            for k, v in zip(n.value.keys, n.value.values):
+                old = literal_key(k)
+                if not old:
+                    continue
+                keys.add(old)
+                new = literal_key(v)
+                if isinstance(v, ast.Call):
+                    new = next((literal_key(kw.value) for kw in v.keywords if kw.arg == "replacement"), None)
+                deprecated[old] = new or ""
     for p in sorted(root.joinpath("python/sglang").rglob("*.py")):
         text = p.read_text(encoding="utf-8", errors="replace")
         if "env" not in text:
@@ -351,7 +397,55 @@ def env_keys(root):
                 k = first.value
                 if KEY.match(k) and k.startswith(ENV_PREFIXES):
                     keys.add(k)
+                    if last in DEPRECATING:
+                        second = literal_key(node.args[1]) if len(node.args) > 1 else None
+                        deprecated.setdefault(k, second or "")
     return keys
+
+
+def loose_keys(root):
+    """Every string constant shaped like a prefixed key, tests left out."""
+    keys = set()
+    base = root.joinpath("python/sglang")
+    for p in sorted(base.rglob("*.py")):
+        if any(part.startswith("test") for part in p.relative_to(base).parts):
+            continue
+        mod = parse(p)
+        if mod is None:
+            continue
+        for node in ast.walk(mod):
+            k = literal_key(node)
+            if k and k.startswith(ENV_PREFIXES):
+                keys.add(k)
+    return keys
+
+
+def metrics(root):
+    """name → type of every `Counter(name="sglang:…")`-shaped registration."""
+    out = {}
+    for d in METRIC_DIRS:
+        base = root.joinpath(d)
+        for p in [base] if base.is_file() else sorted(base.rglob("*.py")):
+            mod = parse(p)
+            if mod is None:
+                continue
+            for node in ast.walk(mod):
+                if not isinstance(node, ast.Call):
+                    continue
+                kind = METRIC_TYPES.get(ast.unparse(node.func).split(".")[-1])
+                if kind is None:
+                    continue
+                first = node.args[0] if node.args else None
+                name = next((k.value for k in node.keywords if k.arg == "name"), first)
+                if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                    continue
+                name = name.value
+                if not name.startswith(METRIC_PREFIX):
+                    continue
+                if kind == "counter" and not name.endswith("_total"):
+                    name += "_total"
+                out.setdefault(name, kind)
+    return out
 
 
 def pct(a, b):
@@ -381,11 +475,22 @@ def main():
         else:
             diffs.append(f"differs {name}: source {want}, catalogue {got}")
     extra = sorted(set(ours) - set(theirs))
-    env_theirs = env_keys(root)
+    dep_theirs = {}
+    env_theirs = env_keys(root, dep_theirs)
     env_ours = {k["name"] for k in cat.get("env_key", [])}
     env_found = len(env_theirs & env_ours)
+    dep_ours = {k["name"]: k.get("successor", "") for k in cat.get("env_key", []) if k.get("deprecated")}
+    dep_same = sum(1 for k, v in dep_theirs.items() if dep_ours.get(k) == v)
     print(f"options exact: {pct(exact, len(theirs))}; catalogue-only options: {len(extra)}")
     print(f"env keys found: {pct(env_found, len(env_theirs))}; catalogue-only keys: {len(env_ours - env_theirs)}")
+    print(f"deprecated env keys with their successor: {pct(dep_same, len(dep_theirs))}; catalogue-only: {len(set(dep_ours) - set(dep_theirs))}")
+    m_theirs = metrics(root)
+    m_ours = {m["name"]: m.get("type") for m in cat.get("metric", [])}
+    m_same = sum(1 for n, t in m_theirs.items() if m_ours.get(n) == t)
+    print(f"metrics exact (name and type): {pct(m_same, len(m_theirs))}; catalogue-only metrics: {len(set(m_ours) - set(m_theirs))}")
+    if "--loose" in sys.argv:
+        loose = loose_keys(root)
+        print(f"looser env keys (every prefixed string constant): {pct(len(loose & env_ours), len(loose))}")
     if not quiet:
         for d in diffs:
             print("  " + d)
@@ -395,6 +500,12 @@ def main():
             print(f"  env key missing {k}")
         for k in sorted(env_ours - env_theirs):
             print(f"  env key catalogue-only {k}")
+        for n in sorted(set(m_theirs) | set(m_ours)):
+            if m_theirs.get(n) != m_ours.get(n):
+                print(f"  metric {n}: source {m_theirs.get(n)}, catalogue {m_ours.get(n)}")
+        for k in sorted(set(dep_theirs) | set(dep_ours)):
+            if dep_theirs.get(k) != dep_ours.get(k):
+                print(f"  deprecated {k}: source {dep_theirs.get(k)!r}, catalogue {dep_ours.get(k)!r}")
     ok = len(theirs) and exact / len(theirs) >= 0.98 and (not env_theirs or env_found / len(env_theirs) >= 0.90)
     return 0 if ok else 1
 

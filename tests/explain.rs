@@ -124,7 +124,7 @@ fn flags_and_rules_listings() {
         [
             "KNB001", "KNB002", "KNB003", "KNB004", "KNB005", "KNB006", "KNB007", "KNB008", "KNB009", "KNB010",
             "KNB011", "KNB012", "KNB013", "KNB014", "KNB015", "KNB016", "KNB017", "KNB018", "KNB019", "KNB020",
-            "KNB021", "KNB022"
+            "KNB021", "KNB022", "KNB023"
         ]
     );
     insta::assert_snapshot!("rules", rules);

@@ -204,6 +204,7 @@ fn env_keys_come_from_class_attributes_and_reader_calls() {
     let at = |c: &Catalog, k: &str| c.env_keys.iter().find(|e| e.name == k).map(|e| e.location.clone());
     assert_eq!(at(&c, "SGLANG_FORCE_TRITON").as_deref(), Some("python/sglang/srt/layers/attention.py:4"));
     // v0.5.14: `class Envs`, its comments as help, a deprecated name read too;
+    // the deprecated keys of `_DEPRECATED_ENVS` and `_print_deprecated_env`;
     // and a call in the CLI.
     let (c, _) = sync(tmp.path(), "v0.5.14");
     assert_eq!(
@@ -212,11 +213,34 @@ fn env_keys_come_from_class_attributes_and_reader_calls() {
             "HF_HUB_DISABLE_XET",
             "SGLANG_CLI_DEBUG",
             "SGLANG_DSA_FUSE_TOPK",
+            "SGLANG_LEGACY_SAMPLER",
+            "SGLANG_LOG_GC",
+            "SGLANG_LOG_GC_EVENTS",
             "SGLANG_LOG_REQUEST_HEADERS",
             "SGLANG_NSA_FUSE_TOPK",
+            "SGLANG_OLD_KERNEL_PATH",
+            "SGLANG_REQ_WAITING_TIMEOUT",
+            "SGLANG_SERVE_GRPC",
             "SGLANG_SORT_WEIGHT_FILES",
             "SGLANG_TIMEOUT_KEEP_ALIVE",
             "SGLANG_USE_MODELSCOPE",
+            "SGLANG_WAIT_TIMEOUT_MS",
+            "SGL_MOE_DISPATCH_MODE",
+        ]
+    );
+    // Deprecated, with the key each is forwarded to when the source names one.
+    let deprecated: Vec<(&str, &str)> =
+        c.env_keys.iter().filter(|k| k.deprecated).map(|k| (k.name.as_str(), k.successor.as_str())).collect();
+    assert_eq!(
+        deprecated,
+        [
+            ("SGLANG_LEGACY_SAMPLER", ""),
+            ("SGLANG_LOG_GC_EVENTS", "SGLANG_LOG_GC"),
+            ("SGLANG_NSA_FUSE_TOPK", "SGLANG_DSA_FUSE_TOPK"),
+            ("SGLANG_OLD_KERNEL_PATH", ""),
+            ("SGLANG_SERVE_GRPC", ""),
+            ("SGLANG_WAIT_TIMEOUT_MS", "SGLANG_REQ_WAITING_TIMEOUT"),
+            ("SGL_MOE_DISPATCH_MODE", "SGLANG_MOE_DISPATCH_MODE"),
         ]
     );
     let key = |k: &str| c.env_keys.iter().find(|e| e.name == k).expect(k);
@@ -224,6 +248,28 @@ fn env_keys_come_from_class_attributes_and_reader_calls() {
     assert_eq!(key("SGLANG_SORT_WEIGHT_FILES").help, "The weight files are sorted so that ranks read them in turn.");
     assert_eq!(key("SGLANG_USE_MODELSCOPE").default, "False");
     assert_eq!(key("SGLANG_NSA_FUSE_TOPK").help, "read when SGLANG_DSA_FUSE_TOPK is not set");
+    assert_eq!(key("SGLANG_LOG_GC_EVENTS").help, "Renamed.");
+    assert_eq!(key("SGLANG_LOG_GC_EVENTS").location, "python/sglang/srt/environ.py:73");
+    assert!(!key("SGLANG_LOG_GC").deprecated);
+}
+
+#[test]
+fn metrics_come_from_the_collector_and_the_http_helpers() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    repo(tmp.path());
+    let (c, _) = sync(tmp.path(), "v0.5.14");
+    // srt/metrics/collector.py: a gauge, a counter exported with `_total`;
+    // srt/utils/common.py: the HTTP server's counter (named with `_total`
+    // already) and gauge, the name given as `name=` or first.
+    let got: Vec<(String, String)> = c.metrics.iter().map(|m| (m.name.clone(), m.kind.as_str().to_string())).collect();
+    let want = [
+        ("sglang:http_requests_active", "gauge"),
+        ("sglang:http_requests_total", "counter"),
+        ("sglang:num_running_reqs", "gauge"),
+        ("sglang:prompt_tokens_total", "counter"),
+    ];
+    let want: Vec<(String, String)> = want.iter().map(|(n, k)| (n.to_string(), k.to_string())).collect();
+    assert_eq!(got, want);
 }
 
 /// The era-dataclass tree, with its generator renamed: the source moved

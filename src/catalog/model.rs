@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 /// and read every older one (schema 2 added fields with empty defaults;
 /// schema 3 the engine-wide env keys, `[[env_key]]`; schema 4 a flag's
 /// `nargs`, `deprecated` and `successors`, a metric's series, gate,
-/// deprecation and successor, the `info` type and an env key's `kind`;
-/// schema 5 a metric registered with no labels, `unlabelled`, told from one
+/// deprecation and successor, the `info` type and an env key's `kind`,
+/// deprecation and successor; schema 5 a metric registered with no labels, `unlabelled`, told from one
 /// whose labels were not read).
 pub const SCHEMA_VERSION: u32 = 5;
 
@@ -223,7 +223,7 @@ pub struct MembersFrom {
 }
 
 /// An env key the engine reads on its own (not the env form of a flag).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EnvKey {
     pub name: String,
@@ -241,6 +241,12 @@ pub struct EnvKey {
     /// `duration`; `duration|int` when either is taken), when it says one.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub kind: String,
+    /// The source says the key is deprecated (it is still read, and warned about).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
+    /// The key a deprecated key's value is forwarded to, when the source names one.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub successor: String,
 }
 
 /// The Prometheus type of a metric.
@@ -334,7 +340,7 @@ impl Catalog {
                     || m.successor.is_some()
                     || m.kind == MetricType::Info
             })
-            || self.env_keys.iter().any(|k| !k.kind.is_empty());
+            || self.env_keys.iter().any(|k| !k.kind.is_empty() || k.deprecated);
         self.schema = if self.metrics.iter().any(|m| m.unlabelled) {
             5
         } else if schema_4 {

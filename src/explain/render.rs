@@ -160,6 +160,10 @@ pub fn human(t: &Topic) -> String {
             field(&mut out, "default", if k.default.is_empty() { "none in the source" } else { &k.default });
             field(&mut out, "help", &k.help);
             field(&mut out, "read at", &k.location);
+            if k.deprecated {
+                let instead = if k.successor.is_empty() { String::new() } else { format!(": use {}", k.successor) };
+                field(&mut out, "deprecated", &format!("still read, and warned about{instead}"));
+            }
             let _ = writeln!(out, "\nVersions");
             for v in &e.versions {
                 let _ = writeln!(out, "  {:<10}  {}", v.tag, v.change);

@@ -138,7 +138,12 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
     let mut quiet = false;
     // Bare words taken as positional arguments so far, against the binary's limit.
     let mut positional = 0usize;
-    let limit = binary.and_then(|b| b.positionals).filter(|_| rules.positionals);
+    // Where the limit varies by build, the fewest any build takes: each word
+    // past it is a reference, and the pinned build's limit judges it.
+    let limit = binary
+        .and_then(|b| b.positionals.map(|n| b.earlier_positionals.iter().map(|(_, e)| *e).fold(n, usize::min)))
+        .filter(|_| rules.positionals);
+    let varies = binary.is_some_and(|b| !b.earlier_positionals.is_empty());
     while i < words.len() {
         let w: &Word<'s> = words[i].borrow();
         i += 1;
@@ -151,8 +156,10 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
             // one only: an expansion may be anything), or one past the
             // binary's positionals.
             let mut past = false;
+            let mut index = None;
             if let (Some(n), false, false) = (limit, quiet, text.is_empty()) {
                 past = positional >= n;
+                index = varies.then_some(positional);
                 positional += 1;
             }
             if (past || !rules.positionals) && !synopsis && !quiet && w.var.is_none() && !text.is_empty() {
@@ -161,6 +168,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
                     span: span(w.start, w.end),
                     after: last.map(str::to_string),
                     binary: binary.cloned(),
+                    index,
                 });
             }
             quiet = false;
@@ -229,6 +237,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
         last = Some(text);
         quiet = known.is_none();
         let mut value = None;
+        let mut more = Vec::new();
         let mut gap = None;
         for k in 0..known.unwrap_or(0) {
             let Some(next) = words.get(i).map(|n| n.borrow()) else {
@@ -246,13 +255,16 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
                 break;
             }
             quiet |= is_flag;
-            // The first value word is the one judged.
+            // The first value word is the flag's; each further one is judged too.
+            let v = Value {
+                text: next.text.as_deref().map(str::to_string).or_else(|| next.default.clone()),
+                span: span(next.start, next.end),
+                var: next.var.clone(),
+            };
             if k == 0 {
-                value = Some(Value {
-                    text: next.text.as_deref().map(str::to_string).or_else(|| next.default.clone()),
-                    span: span(next.start, next.end),
-                    var: next.var.clone(),
-                });
+                value = Some(v);
+            } else if !is_flag {
+                more.push(Ref::Value { flag: text.to_string(), value: v });
             }
             i += 1;
         }
@@ -265,6 +277,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
             joined: false,
             gap,
         });
+        out.append(&mut more);
     }
 }
 
@@ -386,6 +399,8 @@ mod tests {
         let tv = |n: &str| match n {
             "--compilation-config" | "-O" | "--max-model-len" => Some(1),
             "--enforce-eager" => Some(0),
+            "--cuda-graph-bs" => Some(crate::catalog::model::MANY_VALUES),
+            "--pair" => Some(2),
             _ => None,
         };
         let span = |_: usize, _: usize| Span::default();
@@ -398,6 +413,7 @@ mod tests {
                     format!("{name}={}", value.and_then(|v| v.text).unwrap_or_else(|| "-".into()))
                 }
                 Ref::Stray { word, .. } => format!("stray {word}"),
+                Ref::Value { flag, value } => format!("{flag}+={}", value.text.unwrap_or_default()),
                 _ => String::new(),
             })
             .collect()
@@ -429,5 +445,19 @@ mod tests {
         assert_eq!(read("m --enforce-eager False", on, Some(serve.clone())), ["--enforce-eager=-", "stray False"]);
         assert_eq!(read("--enforce-eager m", on, Some(serve)), ["--enforce-eager=-"]);
         assert_eq!(read("m --enforce-eager False", on, None), ["--enforce-eager=-"], "no limit: any number");
+    }
+
+    #[test]
+    fn each_further_value_of_an_option_that_takes_several_is_a_reference() {
+        let rules = ArgvRules::default();
+        assert_eq!(
+            read("--cuda-graph-bs 1 two 4 --max-model-len 8", rules, None),
+            ["--cuda-graph-bs=1", "--cuda-graph-bs+=two", "--cuda-graph-bs+=4", "--max-model-len=8"]
+        );
+        // A fixed count (N): the words past it are not its values.
+        let serve = Binary { command: "serve".into(), positionals: Some(0), ..Binary::default() };
+        assert_eq!(read("--pair a b c", rules, Some(serve)), ["--pair=a", "--pair+=b", "stray c"]);
+        // One value: nothing more.
+        assert_eq!(read("--max-model-len 8", rules, None), ["--max-model-len=8"]);
     }
 }

@@ -42,6 +42,9 @@ pub struct Binary {
     /// How many positional words it takes, when the profile says: a bare
     /// word past them is refused.
     pub positionals: Option<usize>,
+    /// Earlier builds' limits, oldest first: (until, limit), a build before
+    /// `until` taking `limit` positional words (the profile's eras).
+    pub earlier_positionals: Vec<(String, usize)>,
     /// The option a positional word stands for when this binary parses the
     /// word and ignores it (the profile's image variant says).
     pub ignored_positional: Option<String>,
@@ -91,6 +94,16 @@ pub enum Ref {
         span: Span,
         after: Option<String>,
         binary: Option<std::sync::Arc<Binary>>,
+        /// Which positional word it is (0: the first), where the binary's
+        /// limit varies by build: the pinned build's limit decides.
+        index: Option<usize>,
+    },
+    /// A further value word of an option that takes several (`nargs="+"`,
+    /// `"*"`, N): `--cuda-graph-bs 1 2 4` is the flag with `1`, then `2`
+    /// and `4` as values of `flag`, each judged as the first is.
+    Value {
+        flag: String,
+        value: Value,
     },
     /// A binary run by an old name (`./main`) that a version renamed.
     Program {

@@ -148,19 +148,30 @@ pub fn judge(cmd: &Cmdline, judge: &ArgvJudge<'_>, catalog: &Catalog, sem: &Sema
     let judged = judge_argv(&words, binary.as_ref(), judge);
     let mut given = Vec::new();
     for j in judged {
+        let problems: Vec<Problem> = j
+            .violations
+            .iter()
+            .map(|v| Problem { code: v.rule.code, rule: v.rule.name, message: v.message.clone(), help: v.help.clone() })
+            .collect();
+        // A further value of an option that takes several: the option's.
+        if let Ref::Value { flag, value } = &j.r {
+            if let Some(g) = given.iter_mut().rev().find(|g: &&mut Given| g.written == *flag) {
+                if let (Some(all), Some(v)) = (g.value.as_mut(), value.text.as_deref()) {
+                    all.push(' ');
+                    all.push_str(v);
+                }
+                g.problems.extend(problems);
+            }
+            continue;
+        }
         let (written, value) = match &j.r {
             Ref::Flag { name, value, .. } => (name.clone(), value.as_ref().and_then(|v| v.text.clone())),
             Ref::Stray { word, .. } => (word.clone(), None),
             Ref::Env { key, .. } => (key.clone(), None),
             Ref::Metric { name, .. } => (name.clone(), None),
-            Ref::EnvLine { .. } | Ref::Broken { .. } => continue,
+            Ref::EnvLine { .. } | Ref::Broken { .. } | Ref::Value { .. } => continue,
             Ref::Program { binary, .. } => (binary.command.clone(), None),
         };
-        let problems = j
-            .violations
-            .iter()
-            .map(|v| Problem { code: v.rule.code, rule: v.rule.name, message: v.message.clone(), help: v.help.clone() })
-            .collect();
         given.push(Given { written, flag: j.flag.map(|f| f.name), value, problems });
     }
     let unset = catalog

@@ -28,6 +28,11 @@ pub struct ArgvSpec {
     /// (`vllm serve` → 1, `vllm run-batch` → 0): a word past them is refused.
     #[serde(default)]
     pub positional_limits: BTreeMap<String, usize>,
+    /// Earlier builds' limits, oldest era first: a build before an era's
+    /// `until` takes its `limits` where they name the binary
+    /// (`sglang serve` took no model word before v0.5.16).
+    #[serde(default, rename = "positional_era")]
+    pub positional_eras: Vec<PositionalEra>,
     /// `--opt.key value` sets a key under `--opt` (an option that takes
     /// JSON): the option written is the part before the first `.`.
     #[serde(default)]
@@ -65,6 +70,7 @@ impl Default for ArgvSpec {
             underscores: false,
             positionals: true,
             positional_limits: BTreeMap::new(),
+            positional_eras: Vec::new(),
             dotted: false,
             attached: Vec::new(),
             rewrites: BTreeMap::new(),
@@ -74,4 +80,12 @@ impl Default for ArgvSpec {
             switch_values: true,
         }
     }
+}
+
+/// The positional limits of the builds before `until` (a tag).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionalEra {
+    pub until: String,
+    pub limits: BTreeMap<String, usize>,
 }

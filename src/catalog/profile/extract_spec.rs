@@ -104,6 +104,29 @@ pub struct EnvTableSpec {
     /// Only keys starting with one of these are taken from `scan` (none: every key).
     #[serde(default)]
     pub prefixes: Vec<String>,
+    /// Where the source says a key is deprecated (still read, warned about).
+    #[serde(default)]
+    pub deprecated: DeprecatedEnvSpec,
+}
+
+/// The deprecated env keys: the keys of a module-level dict `table` in the
+/// env file (`OLD: Spec(successor="NEW")`, or `OLD: "NEW"`), the literal
+/// key of a class attribute's keyword named in `keywords`
+/// (`deprecated_name="OLD"`: the attribute is its successor), and the first
+/// argument of a call to one of `readers` (`warn("OLD", "NEW")`), which the
+/// scan reads as it reads any reader's key.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeprecatedEnvSpec {
+    #[serde(default)]
+    pub table: String,
+    /// The keyword of a dict value's call that names the successor.
+    #[serde(default)]
+    pub successor: String,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    #[serde(default)]
+    pub readers: Vec<String>,
 }
 
 /// The engine's own helpers around argparse, by name.

@@ -75,6 +75,7 @@ impl Keys {
                     help: String::new(),
                     location: file.location(n),
                     kind: String::new(),
+                    ..Default::default()
                 };
                 (k, BTreeSet::new())
             });

@@ -33,7 +33,15 @@ pub fn env_keys(program: &Program<'_>, file: usize, table: &str, choice_helpers:
                 };
                 let Some(name) = literal_string(f, k) else { continue };
                 let (default, members) = reader_facts(program, gf, v, &name, choice_helpers);
-                out.push(EnvKey { name, default, members, help, location: f.location(c), kind: String::new() });
+                out.push(EnvKey {
+                    name,
+                    default,
+                    members,
+                    help,
+                    location: f.location(c),
+                    kind: String::new(),
+                    ..Default::default()
+                });
             }
             _ => comments.clear(),
         }
@@ -44,8 +52,9 @@ pub fn env_keys(program: &Program<'_>, file: usize, table: &str, choice_helpers:
 /// The env keys a class's attributes name (`class Envs: KEY = EnvBool(False)`):
 /// each `NAME = Reader(default, ...)` in its body, with the first argument
 /// as the default when it is settled, the comment lines above as help, and
-/// a keyword's literal key (`deprecated_name="OLD_KEY"`) as a key read too.
-pub fn class_keys(program: &Program<'_>, file: usize, class: &str) -> Option<Vec<EnvKey>> {
+/// a keyword's literal key (`deprecated_name="OLD_KEY"`) as a key read too,
+/// deprecated for the attribute when the keyword is one of `deprecating`.
+pub fn class_keys(program: &Program<'_>, file: usize, class: &str, deprecating: &[String]) -> Option<Vec<EnvKey>> {
     let c = program.class(class, file).filter(|c| c.file == file)?;
     let f = &program.files[file];
     let body = c.node.child_by_field_name("body")?;
@@ -74,9 +83,11 @@ pub fn class_keys(program: &Program<'_>, file: usize, class: &str) -> Option<Vec
                     help,
                     location: f.location(a),
                     kind: String::new(),
+                    ..Default::default()
                 });
-                for (_, v) in &args.keywords {
+                for (keyword, v) in &args.keywords {
                     if let Some(old) = literal_string(f, *v).filter(|k| is_key(k) && k != name) {
+                        let deprecated = deprecating.iter().any(|d| d == keyword);
                         out.push(EnvKey {
                             name: old,
                             default: String::new(),
@@ -84,6 +95,8 @@ pub fn class_keys(program: &Program<'_>, file: usize, class: &str) -> Option<Vec
                             help: format!("read when {name} is not set"),
                             location: f.location(*v),
                             kind: String::new(),
+                            deprecated,
+                            successor: if deprecated { name.to_string() } else { String::new() },
                         });
                     }
                 }
@@ -92,6 +105,103 @@ pub fn class_keys(program: &Program<'_>, file: usize, class: &str) -> Option<Vec
         }
     }
     Some(out)
+}
+
+/// The deprecated keys of the dict `table` in `file`: each literal key, its
+/// successor the value when it is a literal key, or the literal key its
+/// call's keyword `successor` names (`_Deprecated(replacement="NEW")`), the
+/// comment lines above as help.
+pub fn deprecated_keys(program: &Program<'_>, file: usize, table: &str, successor: &str) -> Option<Vec<EnvKey>> {
+    let (_, dict) = program.global(table, file).filter(|(gf, _)| *gf == file)?;
+    let dict = unparen(dict);
+    if dict.kind() != "dictionary" {
+        return None;
+    }
+    let f = &program.files[file];
+    let mut out = Vec::new();
+    let mut comments: Vec<String> = Vec::new();
+    for c in all_children(dict) {
+        match c.kind() {
+            "comment" => comments.push(f.text_of(c).trim_start_matches('#').trim().to_string()),
+            "pair" => {
+                let help = std::mem::take(&mut comments).join(" ").trim().to_string();
+                let (Some(k), Some(v)) = (c.child_by_field_name("key"), c.child_by_field_name("value")) else {
+                    continue;
+                };
+                let Some(name) = literal_string(f, k).filter(|k| is_key(k)) else { continue };
+                let v = unparen(v);
+                let next = match v.kind() {
+                    "call" => call_args(f, v).keyword(successor).and_then(|n| literal_string(f, n)),
+                    _ => literal_string(f, v),
+                };
+                let successor = next.filter(|n| is_key(n)).unwrap_or_default();
+                out.push(EnvKey {
+                    name,
+                    help,
+                    location: f.location(c),
+                    deprecated: true,
+                    successor,
+                    ..Default::default()
+                });
+            }
+            _ => comments.clear(),
+        }
+    }
+    Some(out)
+}
+
+/// The engine-wide env keys: the dict's or the class's, then those the
+/// scanned files call for, each key once (its first place kept).
+pub fn engine_keys(
+    program: &Program<'_>,
+    table: &crate::catalog::profile::EnvTableSpec,
+    scanned: Vec<crate::catalog::model::EnvKey>,
+    warnings: &mut Vec<String>,
+) -> Vec<crate::catalog::model::EnvKey> {
+    let mut keys = Vec::new();
+    if !table.file.is_empty() {
+        let file = program.file_index(&table.file);
+        if !table.table.is_empty() {
+            match file.and_then(|i| env_keys(program, i, &table.table, &table.choices)) {
+                Some(k) => keys.extend(k),
+                None => warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
+            }
+        }
+        // A tag older than the class's file reads its keys elsewhere: said
+        // only when the file is there without the class.
+        if let (false, Some(i)) = (table.class.is_empty(), file) {
+            match class_keys(program, i, &table.class, &table.deprecated.keywords) {
+                Some(k) => keys.extend(k),
+                None => warnings.push(format!("no class `{}` of env keys in {}", table.class, table.file)),
+            }
+        }
+        // The dict of deprecated keys is newer than the class: a tag without
+        // it says nothing.
+        let dep = &table.deprecated;
+        if let Some(k) =
+            file.filter(|_| !dep.table.is_empty()).and_then(|i| deprecated_keys(program, i, &dep.table, &dep.successor))
+        {
+            keys.extend(k);
+        }
+    }
+    keys.extend(scanned);
+    // Each key once, at its first place; deprecated when any place says so.
+    let mut at: rustc_hash::FxHashMap<String, usize> = rustc_hash::FxHashMap::default();
+    let mut out: Vec<crate::catalog::model::EnvKey> = Vec::new();
+    for k in keys {
+        match at.get(&k.name) {
+            Some(&i) if k.deprecated && !out[i].deprecated => {
+                out[i].deprecated = true;
+                out[i].successor = k.successor;
+            }
+            Some(_) => {}
+            None => {
+                at.insert(k.name.clone(), out.len());
+                out.push(k);
+            }
+        }
+    }
+    out
 }
 
 /// An env key's spelling: capitals, digits and `_`, a letter or `_` first.

@@ -10,9 +10,19 @@ use crate::catalog::model::EnvKey;
 use super::env::is_key;
 
 /// The keys `readers` are called with in `text` (the file `path`), those
-/// starting with one of `prefixes` (none: every key), in order.
-pub fn scan(path: &str, text: &str, readers: &[String], prefixes: &[String], out: &mut Vec<EnvKey>) {
-    for reader in readers {
+/// starting with one of `prefixes` (none: every key), in order. A key one of
+/// `deprecating` is called with (`_print_deprecated_env("OLD", "NEW")`) is
+/// deprecated, and a literal key as the next argument is its successor.
+pub fn scan(
+    path: &str,
+    text: &str,
+    readers: &[String],
+    deprecating: &[String],
+    prefixes: &[String],
+    out: &mut Vec<EnvKey>,
+) {
+    let tagged = readers.iter().map(|r| (r, false)).chain(deprecating.iter().map(|r| (r, true)));
+    for (reader, deprecates) in tagged {
         let mut from = 0;
         while let Some(at) = text[from..].find(reader.as_str()).map(|i| from + i) {
             from = at + reader.len();
@@ -34,6 +44,7 @@ pub fn scan(path: &str, text: &str, readers: &[String], prefixes: &[String], out
                 continue;
             }
             let line = text[..at].matches('\n').count() + 1;
+            let successor = if deprecates { next_literal(&text[from..], key).filter(|k| is_key(k)) } else { None };
             out.push(EnvKey {
                 name: key.to_string(),
                 default: String::new(),
@@ -41,6 +52,8 @@ pub fn scan(path: &str, text: &str, readers: &[String], prefixes: &[String], out
                 help: String::new(),
                 location: format!("{path}:{line}"),
                 kind: String::new(),
+                deprecated: deprecates,
+                successor: successor.unwrap_or_default().to_string(),
             });
         }
     }
@@ -57,6 +70,13 @@ fn first_literal(rest: &str, opened: bool) -> Option<&str> {
     let body = &rest[1..];
     let end = body.find(quote)?;
     Some(&body[..end])
+}
+
+/// The literal string argument after the first (`key`) in `rest`: `"KEY", "NEXT"`.
+fn next_literal<'t>(rest: &'t str, key: &str) -> Option<&'t str> {
+    let at = rest.find(key)? + key.len();
+    let after = rest[at..].strip_prefix(['"', '\''])?.trim_start().strip_prefix(',')?;
+    first_literal(after, true)
 }
 
 /// True when the subscript `["KEY"]` at the start of `rest` is assigned to.
@@ -76,7 +96,7 @@ mod tests {
         let readers: Vec<String> = readers.iter().map(|s| s.to_string()).collect();
         let prefixes: Vec<String> = prefixes.iter().map(|s| s.to_string()).collect();
         let mut out = Vec::new();
-        scan("m.py", text, &readers, &prefixes, &mut out);
+        scan("m.py", text, &readers, &[], &prefixes, &mut out);
         out.into_iter().map(|k| format!("{}@{}", k.name, k.location)).collect()
     }
 
@@ -91,6 +111,26 @@ mod tests {
             ["SGLANG_A@m.py:2", "SGL_B@m.py:3", "SGLANG_C@m.py:6", "SGLANG_H@m.py:11", "SGLANG_EQ@m.py:13"]
         );
         assert_eq!(keys(text, &["getenv", "environ.get"], &["SGLANG_"]), ["SGLANG_A@m.py:2"]);
+    }
+
+    #[test]
+    fn a_deprecating_call_marks_its_key_and_names_the_next_key_as_successor() {
+        let text = "def _convert():\n    _warn_old(\"SGLANG_OLD_A\", \"SGLANG_NEW_A\")\n    _warn_old(\n        \
+                    \"SGL_OLD_B\",\n        \"SGLANG_NEW_B\",\n    )\n    _warn_old(\"SGLANG_GONE\")\n    \
+                    _warn_old(\"SGLANG_TO_FLAG\", \"Please use '--x' instead.\")\n";
+        let mut out = Vec::new();
+        scan("e.py", text, &[], &["_warn_old".to_string()], &[], &mut out);
+        let got: Vec<(String, bool, String, String)> =
+            out.into_iter().map(|k| (k.name, k.deprecated, k.successor, k.location)).collect();
+        let want = [
+            ("SGLANG_OLD_A", true, "SGLANG_NEW_A", "e.py:2"),
+            ("SGL_OLD_B", true, "SGLANG_NEW_B", "e.py:3"),
+            ("SGLANG_GONE", true, "", "e.py:7"),
+            ("SGLANG_TO_FLAG", true, "", "e.py:8"),
+        ];
+        let want: Vec<(String, bool, String, String)> =
+            want.iter().map(|(a, b, c, d)| (a.to_string(), *b, c.to_string(), d.to_string())).collect();
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -148,7 +148,7 @@ impl Kw {
             }
         }
         // Deprecated where the source says so: the action, or the option's own help.
-        flag.deprecated = self.deprecated || flag.help.to_ascii_lowercase().contains("deprecated");
+        flag.deprecated = self.deprecated || help_says_deprecated(&flag.help);
         if self.refused {
             flag.removed =
                 Some(if flag.help.is_empty() { "refused whenever it is given".to_string() } else { flag.help.clone() });
@@ -178,4 +178,29 @@ pub enum KwValue {
     Name(String),
     Choices(Choices),
     Val(Val),
+}
+
+/// The help says the option is deprecated: the word, not naming another
+/// option right after it ("Replaces the deprecated --old" is the new one).
+fn help_says_deprecated(help: &str) -> bool {
+    let lower = help.to_ascii_lowercase();
+    lower.match_indices("deprecated").any(|(at, w)| {
+        let after = lower[at + w.len()..].trim_start().trim_start_matches(['`', '\'', '"']);
+        !after.starts_with('-')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::help_says_deprecated;
+
+    #[test]
+    fn a_help_that_names_another_deprecated_option_is_not_deprecated() {
+        assert!(help_says_deprecated("Deprecated. Use --image-processor-backend=pil instead."));
+        assert!(help_says_deprecated("[Deprecated] Use --enable-prefill-cp instead."));
+        assert!(help_says_deprecated("Note: --old-balance is deprecated now."));
+        assert!(!help_says_deprecated("Use the legacy server. Replaces the deprecated --grpc-mode."));
+        assert!(!help_says_deprecated("Replaces the deprecated `--grpc-mode`."));
+        assert!(!help_says_deprecated("The port to listen on."));
+    }
 }

@@ -49,38 +49,6 @@ use module::Program;
 use parser_walk::{Names, Walker};
 pub use reader::PythonReader;
 
-/// The engine-wide env keys: the dict's or the class's, then those the
-/// scanned files call for, each key once (its first place kept).
-fn env_keys(
-    program: &Program<'_>,
-    table: &crate::catalog::profile::EnvTableSpec,
-    scanned: Vec<crate::catalog::model::EnvKey>,
-    warnings: &mut Vec<String>,
-) -> Vec<crate::catalog::model::EnvKey> {
-    let mut keys = Vec::new();
-    if !table.file.is_empty() {
-        let file = program.file_index(&table.file);
-        if !table.table.is_empty() {
-            match file.and_then(|i| env::env_keys(program, i, &table.table, &table.choices)) {
-                Some(k) => keys.extend(k),
-                None => warnings.push(format!("no dict `{}` of env keys in {}", table.table, table.file)),
-            }
-        }
-        // A tag older than the class's file reads its keys elsewhere: said
-        // only when the file is there without the class.
-        if let (false, Some(i)) = (table.class.is_empty(), file) {
-            match env::class_keys(program, i, &table.class) {
-                Some(k) => keys.extend(k),
-                None => warnings.push(format!("no class `{}` of env keys in {}", table.class, table.file)),
-            }
-        }
-    }
-    keys.extend(scanned);
-    let mut seen = rustc_hash::FxHashSet::default();
-    keys.retain(|k| seen.insert(k.name.clone()));
-    keys
-}
-
 /// Reads `files` (path, text) as `spec` says; `prefixes` are the metric
 /// prefixes of the engine.
 pub fn extract(
@@ -97,7 +65,7 @@ pub fn extract(
         Some(env) if !env.scan.is_empty() => {
             for (path, text) in &files {
                 if env.scan.iter().any(|s| path.starts_with(s.as_str())) {
-                    env_scan::scan(path, text, &env.readers, &env.prefixes, &mut scanned);
+                    env_scan::scan(path, text, &env.readers, &env.deprecated.readers, &env.prefixes, &mut scanned);
                 }
             }
             let parsed = parsed_paths(spec);
@@ -176,7 +144,7 @@ pub fn extract(
     }
     extracted.flags = flags.into_values().collect();
     if let Some(table) = &spec.env {
-        extracted.env_keys = env_keys(&program, table, scanned, &mut extracted.warnings);
+        extracted.env_keys = env::engine_keys(&program, table, scanned, &mut extracted.warnings);
     }
     let gates = metrics::gates(spec, &extracted);
     let reading = metrics::Reading {

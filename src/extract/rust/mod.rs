@@ -118,6 +118,7 @@ fn env_keys(files: &[(String, String)], env: &EnvTableSpec, flags: &[Flag]) -> R
                     help: String::new(),
                     location: format!("{path}:{line}"),
                     kind: String::new(),
+                    ..Default::default()
                 });
             }
         }

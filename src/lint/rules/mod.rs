@@ -6,6 +6,7 @@
 mod bad_value;
 mod broken_continuation;
 mod ctx;
+mod deprecated_knob;
 mod dropped_false;
 mod env_key_case;
 mod histogram_base_name;
@@ -89,7 +90,8 @@ impl Reads {
     /// The kind of a reference, as an index below [`Reads::KINDS`].
     pub fn index_of(r: &Ref) -> usize {
         match r {
-            Ref::Flag { .. } => 0,
+            // A further value word is judged by the rules that read flags.
+            Ref::Flag { .. } | Ref::Value { .. } => 0,
             Ref::Env { .. } => 1,
             Ref::Metric { .. } => 2,
             Ref::EnvLine { .. } => 3,
@@ -158,6 +160,7 @@ pub static RULES: &[&Rule] = &[
     &renamed_binary::RULE,
     &dropped_false::RULE,
     &broken_continuation::RULE,
+    &deprecated_knob::RULE,
 ];
 
 /// A rule by code (`KNB002`) or name (`invented-member`), case-insensitive.

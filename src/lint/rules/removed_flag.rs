@@ -67,9 +67,12 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
                 (name.clone(), *span, format!("`{key}` (`{name}`)"))
             }
         },
-        Ref::Metric { .. } | Ref::Stray { .. } | Ref::EnvLine { .. } | Ref::Program { .. } | Ref::Broken { .. } => {
-            return
-        }
+        Ref::Metric { .. }
+        | Ref::Stray { .. }
+        | Ref::EnvLine { .. }
+        | Ref::Program { .. }
+        | Ref::Broken { .. }
+        | Ref::Value { .. } => return,
     };
     // Still parsed by the pinned build, but always refused.
     if let Some(f) = ctx.flag(&name) {

@@ -27,6 +27,7 @@
 //! ```
 
 use super::{Ctx, Reads, Rule, Severity, Subject, Violation};
+use crate::catalog::tag::compare_tags;
 use crate::lint::refs::Ref;
 
 pub const RULE: Rule = Rule {
@@ -40,7 +41,19 @@ pub const RULE: Rule = Rule {
 
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
-    let Ref::Stray { word, span, after, binary } = r else { return };
+    let Ref::Stray { word, span, after, binary, index } = r else { return };
+    // The pinned build's limit, where it varies by build (`sglang serve`
+    // took its model as a positional word from v0.5.16).
+    let tag = &ctx.catalog.source.tag;
+    let limit = binary.as_ref().and_then(|b| {
+        let earlier = b.earlier_positionals.iter().find(|(until, _)| compare_tags(tag, until).is_lt());
+        earlier.map(|(_, n)| *n).or(b.positionals)
+    });
+    if let (Some(i), Some(n)) = (index, limit) {
+        if *i < n {
+            return;
+        }
+    }
     let what = binary.as_ref().map_or_else(|| ctx.catalog.source.engine.clone(), |b| b.command.clone());
     // A build that parses the word and throws it away (the profile says which option counts).
     let ignored = binary.as_ref().and_then(|b| b.ignored_positional.as_deref());
@@ -54,7 +67,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     out.push(Violation {
         rule: &RULE,
         span: *span,
-        message: match (binary.as_ref().and_then(|b| b.positionals).filter(|n| *n > 0), ignored) {
+        message: match (limit.filter(|n| *n > 0), ignored) {
             (_, Some(option)) => {
                 format!("`{word}` is read and ignored by {what} in {}: it uses `{option}` instead", ctx.build())
             }

@@ -28,7 +28,7 @@ impl<'r, 'c> Subject<'r, 'c> {
     pub fn new(r: &'r Ref, ctx: &Ctx<'c>) -> Self {
         let mut s = Subject { r, flag: None, env: None, env_key: None, metric: None, verdict: Verdict::Fine };
         match r {
-            Ref::Flag { name, .. } => s.flag = ctx.flag(name),
+            Ref::Flag { name, .. } | Ref::Value { flag: name, .. } => s.flag = ctx.flag(name),
             // Env keys are case-sensitive: one in lower case sets a flag only
             // when a serve script reads it as written (KNB019 says the rest).
             Ref::Env { key, .. } => {
@@ -65,6 +65,10 @@ impl<'r, 'c> Subject<'r, 'c> {
                 let flag = self.flag.filter(|f| f.removed.is_none())?;
                 Some((flag, v.text.as_deref()?, v.span))
             }
+            Ref::Value { value: v, .. } => {
+                let flag = self.flag.filter(|f| f.removed.is_none())?;
+                Some((flag, v.text.as_deref()?, v.span))
+            }
             Ref::Env { value: Some(v), .. } => {
                 let t = self.env.filter(|t| !t.negated && t.flag.removed.is_none())?;
                 Some((t.flag, v.text.as_deref()?, v.span))
@@ -79,6 +83,7 @@ impl<'r, 'c> Subject<'r, 'c> {
         match (self.r, self.env) {
             (Ref::Env { key, .. }, Some(t)) => format!("`{key}` (`{}`)", t.flag.name),
             (Ref::Flag { name, .. }, _) | (Ref::Env { key: name, .. }, None) => format!("`{name}`"),
+            (Ref::Value { flag, .. }, _) => format!("`{flag}`"),
             (Ref::Metric { name, .. }, _) | (Ref::Stray { word: name, .. }, _) => format!("`{name}`"),
             (Ref::EnvLine { problem, .. }, _) => match problem {
                 EnvProblem::Spaces { key, .. } | EnvProblem::Hyphen { key } | EnvProblem::Duplicate { key, .. } => {

@@ -136,7 +136,10 @@ impl EngineMatcher {
         let written = if *words > 1 { format!("{command} {}", next.unwrap_or("")) } else { command.to_string() };
         let positionals = self.profile.argv.positional_limits.get(&written).copied();
         let plain_underscores = self.profile.argv.underscores && !self.profile.underscores_of(command);
-        if scope.is_none() && positionals.is_none() && !plain_underscores {
+        let earlier_positionals: Vec<(String, usize)> = (self.profile.argv.positional_eras.iter())
+            .filter_map(|era| era.limits.get(&written).map(|n| (era.until.clone(), *n)))
+            .collect();
+        if scope.is_none() && positionals.is_none() && !plain_underscores && earlier_positionals.is_empty() {
             return None;
         }
         Some(Arc::new(Binary {
@@ -144,6 +147,7 @@ impl EngineMatcher {
             scope: scope.clone(),
             renamed: None,
             positionals,
+            earlier_positionals,
             ignored_positional: None,
             plain_underscores,
         }))
