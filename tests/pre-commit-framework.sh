@@ -23,7 +23,7 @@ git config user.name Ops
 printf '# Arm\n\nSet `--checkpoint-policy floor` and redeploy.\n' > bad.md
 printf 'CHECKPOINT_POLICE=tip-only\nBUSY_PREFILL_CHUNK=automatic\n' > knobs.env
 printf '# Arm\n\nSet `--checkpoint-policy tip-only` and redeploy.\n' > good.md
-printf 'fn main() {}\n' > main.rs
+printf 'int main(void) { return 0; }\n' > main.c
 git add .
 
 passed=0 failed=0
@@ -39,7 +39,7 @@ check() { # name, expected status (0 pass / 1 fail), grep pattern, files...
 check "a bad runbook is refused" 1 "KNB002 invented-member" bad.md
 check "a bad env file is refused" 1 "KNB003 bad-value" knobs.env
 check "a good runbook passes" 0 "knobs" good.md
-check "other files are not the hook's" 0 "(no files to check)Skipped" main.rs
+check "other files are not the hook's" 0 "(no files to check)Skipped" main.c
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
