@@ -91,3 +91,16 @@ fn each_finding_is_where_the_fixture_marks_it() {
         assert_eq!(markers(&text), [], "{good}: a good fixture expects no finding");
     }
 }
+
+#[test]
+fn an_invented_flag_with_no_near_name_points_at_the_flag_list_of_its_build() {
+    // radiance v1.8.1 (the embedded default) has no flag near this one.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(tmp.path().join("arm.md"), "# Arm\n\n```sh\nradiance --zzyzx-quorum-vortex 3\n```\n")
+        .expect("write");
+    let r = support::run_in(tmp.path(), &["lint", "--format", "json", "arm.md"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["findings"][0]["code"], "KNB001", "{}", r.stdout);
+    assert_eq!(v["findings"][0]["help"], "`knobs flags --tag v1.8.1` lists the flags this build accepts");
+}

@@ -84,7 +84,7 @@ fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
         message: format!("`{name}` is not a flag of {}", ctx.build()),
         help: Some(match near {
             Some(n) => format!("did you mean `{n}`?"),
-            None => format!("`knobs flags --version {}` lists the flags this build accepts", ctx.catalog.source.tag),
+            None => format!("`knobs flags --tag {}` lists the flags this build accepts", ctx.catalog.source.tag),
         }),
         fix: None,
     });
