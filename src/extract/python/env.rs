@@ -15,12 +15,33 @@ use super::value::{eval_in, Val};
 /// The env keys of the dict `table` in `file`; `choice_helpers` are the
 /// functions that take (key, default, members).
 pub fn env_keys(program: &Program<'_>, file: usize, table: &str, choice_helpers: &[String]) -> Option<Vec<EnvKey>> {
-    let (gf, dict) = program.global(table, file).filter(|(gf, _)| *gf == file)?;
+    let (f, pairs) = dict_pairs(program, file, table)?;
+    let mut out = Vec::new();
+    for p in pairs {
+        let Some(name) = literal_string(f, p.key) else { continue };
+        let (default, members) = reader_facts(program, file, p.value, &name, choice_helpers);
+        out.push(EnvKey { name, default, members, help: p.help, location: f.location(p.pair), ..Default::default() });
+    }
+    Some(out)
+}
+
+/// One `key: value` of a dict of env keys, with the comment lines above it.
+struct Pair<'t> {
+    pair: Node<'t>,
+    key: Node<'t>,
+    value: Node<'t>,
+    help: String,
+}
+
+/// The pairs of the dict assigned to `table` at the top of `file` (not one
+/// imported from another file), each with the comment lines above it as help.
+fn dict_pairs<'p>(program: &'p Program<'_>, file: usize, table: &str) -> Option<(&'p PyFile, Vec<Pair<'p>>)> {
+    let (_, dict) = program.global(table, file).filter(|(gf, _)| *gf == file)?;
     let dict = unparen(dict);
     if dict.kind() != "dictionary" {
         return None;
     }
-    let f = &program.files[gf];
+    let f = &program.files[file];
     let mut out = Vec::new();
     let mut comments: Vec<String> = Vec::new();
     for c in all_children(dict) {
@@ -28,25 +49,14 @@ pub fn env_keys(program: &Program<'_>, file: usize, table: &str, choice_helpers:
             "comment" => comments.push(f.text_of(c).trim_start_matches('#').trim().to_string()),
             "pair" => {
                 let help = std::mem::take(&mut comments).join(" ").trim().to_string();
-                let (Some(k), Some(v)) = (c.child_by_field_name("key"), c.child_by_field_name("value")) else {
-                    continue;
-                };
-                let Some(name) = literal_string(f, k) else { continue };
-                let (default, members) = reader_facts(program, gf, v, &name, choice_helpers);
-                out.push(EnvKey {
-                    name,
-                    default,
-                    members,
-                    help,
-                    location: f.location(c),
-                    kind: String::new(),
-                    ..Default::default()
-                });
+                if let (Some(key), Some(value)) = (c.child_by_field_name("key"), c.child_by_field_name("value")) {
+                    out.push(Pair { pair: c, key, value, help });
+                }
             }
             _ => comments.clear(),
         }
     }
-    Some(out)
+    Some((f, out))
 }
 
 /// The env keys a class's attributes name (`class Envs: KEY = EnvBool(False)`):
@@ -112,40 +122,24 @@ pub fn class_keys(program: &Program<'_>, file: usize, class: &str, deprecating: 
 /// call's keyword `successor` names (`_Deprecated(replacement="NEW")`), the
 /// comment lines above as help.
 pub fn deprecated_keys(program: &Program<'_>, file: usize, table: &str, successor: &str) -> Option<Vec<EnvKey>> {
-    let (_, dict) = program.global(table, file).filter(|(gf, _)| *gf == file)?;
-    let dict = unparen(dict);
-    if dict.kind() != "dictionary" {
-        return None;
-    }
-    let f = &program.files[file];
+    let (f, pairs) = dict_pairs(program, file, table)?;
     let mut out = Vec::new();
-    let mut comments: Vec<String> = Vec::new();
-    for c in all_children(dict) {
-        match c.kind() {
-            "comment" => comments.push(f.text_of(c).trim_start_matches('#').trim().to_string()),
-            "pair" => {
-                let help = std::mem::take(&mut comments).join(" ").trim().to_string();
-                let (Some(k), Some(v)) = (c.child_by_field_name("key"), c.child_by_field_name("value")) else {
-                    continue;
-                };
-                let Some(name) = literal_string(f, k).filter(|k| is_key(k)) else { continue };
-                let v = unparen(v);
-                let next = match v.kind() {
-                    "call" => call_args(f, v).keyword(successor).and_then(|n| literal_string(f, n)),
-                    _ => literal_string(f, v),
-                };
-                let successor = next.filter(|n| is_key(n)).unwrap_or_default();
-                out.push(EnvKey {
-                    name,
-                    help,
-                    location: f.location(c),
-                    deprecated: true,
-                    successor,
-                    ..Default::default()
-                });
-            }
-            _ => comments.clear(),
-        }
+    for p in pairs {
+        let Some(name) = literal_string(f, p.key).filter(|k| is_key(k)) else { continue };
+        let v = unparen(p.value);
+        let next = match v.kind() {
+            "call" => call_args(f, v).keyword(successor).and_then(|n| literal_string(f, n)),
+            _ => literal_string(f, v),
+        };
+        let successor = next.filter(|n| is_key(n)).unwrap_or_default();
+        out.push(EnvKey {
+            name,
+            help: p.help,
+            location: f.location(p.pair),
+            deprecated: true,
+            successor,
+            ..Default::default()
+        });
     }
     Some(out)
 }
