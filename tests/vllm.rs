@@ -19,18 +19,7 @@ fn lint(args: &[&str]) -> crate::support::Output {
 }
 
 /// (file, line, rule) of every finding, in order.
-fn found(out: &str) -> Vec<(String, usize, String)> {
-    out.lines()
-        .filter_map(|l| {
-            let mut parts = l.splitn(4, ':');
-            let file = parts.next()?.to_string();
-            let line = parts.next()?.parse().ok()?;
-            let _col = parts.next()?;
-            let code = parts.next()?.split_whitespace().next()?.to_string();
-            Some((file, line, code))
-        })
-        .collect()
-}
+use crate::support::text::file_line_code as found;
 
 fn want(list: &[(&str, usize, &str)]) -> Vec<(String, usize, String)> {
     list.iter().map(|(f, l, c)| (format!("fixtures/vllm/deploy/{f}"), *l, c.to_string())).collect()
