@@ -37,13 +37,13 @@ pub struct Linter<'s, 'a> {
     /// Files put off until their folder's context is ready.
     later: std::sync::Mutex<Vec<(usize, PathBuf, FileKind)>>,
     /// Paths linted so far, when the same file may be handed in twice.
-    seen: Option<std::sync::Mutex<std::collections::HashSet<PathBuf>>>,
+    seen: Option<std::sync::Mutex<rustc_hash::FxHashSet<PathBuf>>>,
     /// Env files units name (`EnvironmentFile=`), with the unit's order.
     named_env: std::sync::Mutex<Vec<(usize, PathBuf)>>,
     /// Files of options an argv names (`--config FILE`): order, path, tag.
     named_options: std::sync::Mutex<Vec<(usize, PathBuf, String)>>,
     /// Files counted clean, so that one linted again is not counted twice.
-    counted: std::sync::Mutex<std::collections::HashSet<PathBuf>>,
+    counted: std::sync::Mutex<rustc_hash::FxHashSet<PathBuf>>,
 }
 
 impl<'s, 'a> Linter<'s, 'a> {
@@ -60,14 +60,14 @@ impl<'s, 'a> Linter<'s, 'a> {
             seen: None,
             named_env: std::sync::Mutex::new(Vec::new()),
             named_options: std::sync::Mutex::new(Vec::new()),
-            counted: std::sync::Mutex::new(std::collections::HashSet::new()),
+            counted: std::sync::Mutex::new(rustc_hash::FxHashSet::default()),
         }
     }
 
     /// Lints a file handed in twice only once (several walked paths may
     /// overlap: `knobs lint docs docs/arm.md`).
     pub fn once_each(mut self) -> Self {
-        self.seen = Some(std::sync::Mutex::new(std::collections::HashSet::new()));
+        self.seen = Some(std::sync::Mutex::new(rustc_hash::FxHashSet::default()));
         self
     }
 

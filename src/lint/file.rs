@@ -10,7 +10,7 @@ use super::folder::Folder;
 use super::input::Text;
 use super::reach::Found;
 use super::refs::Ref;
-use super::rules::{self, Ctx, Rule, Violation, RULES};
+use super::rules::{self, Ctx, Violation};
 use super::scanners::Scan;
 use super::{dispatch, evidence, fleet, pins, span, suppress, Settings};
 use crate::catalog::model::Catalog;
@@ -65,9 +65,8 @@ pub fn lint_file(
             }
         }
     }
-    let active: Vec<&Rule> = RULES.iter().copied().filter(|r| settings.enabled(r, &shown)).collect();
     // Each reference is handed only to the rules that read its kind.
-    let by_kind = rules::Reads::by_kind(&active);
+    let by_kind = rules::ByKind::new(|r| settings.enabled(r, &shown));
     let mut violations: Vec<Violation> = Vec::new();
     let dir = path.parent().unwrap_or(Path::new(""));
     let mut options_files = Vec::new();
@@ -79,8 +78,7 @@ pub fn lint_file(
         let plain = std::cell::OnceCell::new();
         for r in refs {
             // Each reference is resolved against the catalogue once, for every rule.
-            let rules = &by_kind[rules::Reads::index_of(r)];
-            if rules.is_empty() {
+            if by_kind.none_of(r) {
                 continue;
             }
             let plain_ctx;
@@ -97,7 +95,7 @@ pub fn lint_file(
                 _ => ctx,
             };
             let subject = rules::Subject::new(r, ctx);
-            for rule in rules {
+            for rule in by_kind.of(r) {
                 (rule.check)(&subject, ctx, out);
             }
         }

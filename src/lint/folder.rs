@@ -8,6 +8,8 @@
 //! here are kept, so no file is read twice.
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -43,7 +45,7 @@ pub struct Folder {
     pub compose: bool,
     /// Texts read (and scripts scanned) for the context, by path, for the
     /// lint to reuse.
-    texts: Mutex<HashMap<PathBuf, Read>>,
+    texts: Mutex<FxHashMap<PathBuf, Read>>,
 }
 
 /// A file the folder's context read: its text, and its scan (as the kind
@@ -57,7 +59,7 @@ impl Folder {
         let read = texts.remove(path);
         if texts.is_empty() {
             // Every text taken: the map's room goes too.
-            *texts = HashMap::new();
+            *texts = FxHashMap::default();
         }
         read
     }
@@ -95,7 +97,7 @@ impl Folder {
 /// (files may arrive from a walk still under way).
 #[derive(Default)]
 pub struct Folders {
-    cells: Mutex<HashMap<PathBuf, Arc<Cell>>>,
+    cells: Mutex<FxHashMap<PathBuf, Arc<Cell>>>,
 }
 
 /// One folder's context: built once; `building` is set by the thread that
@@ -197,7 +199,7 @@ fn build(path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Folder {
         }
     }
     let catalog = folder.catalog(settings);
-    let mut texts = HashMap::new();
+    let mut texts = FxHashMap::default();
     for (p, read, kind) in read {
         let mut scanned = None;
         if let (Ok(t), Some(kind)) = (&read, kind.filter(|k| k.context() == Context::Scanned)) {

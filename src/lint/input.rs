@@ -55,8 +55,9 @@ pub trait Input: Sync {
         true
     }
     /// The files under `dir` (any depth up to [`BELOW_DEPTH`], hidden and
-    /// vendored folders left out), at most `limit` of them, in path order:
-    /// where a monitoring file looks for the build its repository runs.
+    /// vendored folders left out), at most `limit` of them (which ones is
+    /// fixed: folders are entered in name order), in no set order: where a
+    /// monitoring file looks for the build its repository runs.
     fn below(&self, _dir: &Path, _limit: usize) -> Vec<PathBuf> {
         Vec::new()
     }
@@ -125,7 +126,6 @@ impl Input for Disk {
                 }
             }
         }
-        out.sort();
         out
     }
 

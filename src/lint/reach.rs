@@ -10,7 +10,7 @@
 //! named in knobs.toml (`[metrics] builds`). Each deployment file is read
 //! once per run, whichever monitoring files ask.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -52,10 +52,13 @@ type Names = Arc<Vec<String>>;
 /// Reaches, by folder, and the pins each deployment file holds.
 #[derive(Default)]
 pub struct Reach {
-    by_dir: Mutex<HashMap<PathBuf, Arc<OnceLock<Found>>>>,
-    by_file: Mutex<HashMap<PathBuf, Vec<String>>>,
+    by_dir: Mutex<FxHashMap<PathBuf, Arc<OnceLock<Found>>>>,
+    by_file: Mutex<FxHashMap<PathBuf, Vec<String>>>,
     /// Series the code of a project registers, by the project's top folder.
-    registered: Mutex<HashMap<PathBuf, Arc<OnceLock<Names>>>>,
+    registered: Mutex<FxHashMap<PathBuf, Arc<OnceLock<Names>>>>,
+    /// The project's top folder, by the folder a climb starts from (files
+    /// of one folder climb once).
+    tops: Mutex<FxHashMap<PathBuf, PathBuf>>,
 }
 
 impl Reach {
@@ -74,16 +77,7 @@ impl Reach {
     /// project's, from its top folder (knobs.toml's, the git work tree's, or
     /// the highest a climb reaches).
     pub fn registered(&self, path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Arc<Vec<String>> {
-        let mut level = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        for _ in 0..MAX_UP {
-            if top(&level, settings) {
-                break;
-            }
-            match level.parent() {
-                Some(up) => level = up.to_path_buf(),
-                None => break,
-            }
-        }
+        let level = self.project_top(path.parent().unwrap_or(Path::new("")), settings);
         let cell = match self.registered.lock() {
             Ok(mut cells) => cells.entry(level.clone()).or_default().clone(),
             Err(_) => Arc::default(),
@@ -112,11 +106,36 @@ impl Reach {
         .clone()
     }
 
+    /// The top of the project `dir` is in: the first folder of the climb
+    /// that is [`top`], else the highest the climb reaches.
+    fn project_top(&self, dir: &Path, settings: &Settings<'_>) -> PathBuf {
+        if let Some(known) = self.tops.lock().ok().and_then(|m| m.get(dir).cloned()) {
+            return known;
+        }
+        let mut level = dir.to_path_buf();
+        for _ in 0..MAX_UP {
+            if top(&level, settings) {
+                break;
+            }
+            match level.parent() {
+                Some(up) => level = up.to_path_buf(),
+                None => break,
+            }
+        }
+        if let Ok(mut m) = self.tops.lock() {
+            m.insert(dir.to_path_buf(), level.clone());
+        }
+        level
+    }
+
     fn find(&self, dir: &Path, settings: &Settings<'_>, input: &dyn Input) -> Found {
         let mut level = dir.to_path_buf();
         for _ in 0..=MAX_UP {
             let mut pins: Vec<Pin> = Vec::new();
-            for p in input.below(&level, MAX_LISTED) {
+            // The first file in path order that pins a build names it.
+            let mut listed = input.below(&level, MAX_LISTED);
+            listed.sort();
+            for p in listed {
                 for tag in self.pins_of(&p, settings, input) {
                     if !pins.iter().any(|q| q.tag == tag) {
                         pins.push(Pin { tag, by: p.clone() });

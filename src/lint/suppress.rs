@@ -58,7 +58,9 @@ pub fn unknown_directive(comment: &str) -> Option<String> {
 pub fn file_directive(text: &str) -> Option<Vec<String>> {
     static RE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"knobs:\s*ignore-file(?:\[([^\]]*)\])?").expect("valid regex"));
-    memchr::memmem::find(text.as_bytes(), b"ignore-file")?;
+    static IGNORE_FILE: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new(b"ignore-file"));
+    IGNORE_FILE.find(text.as_bytes())?;
     let c = RE.captures(text)?;
     Some(
         c.get(1)
@@ -87,7 +89,8 @@ pub fn directive(comment: &str) -> Option<Vec<String>> {
 /// Suppressions in a line-oriented file (env, shell): a trailing comment
 /// covers its own line, a comment alone on a line covers the next non-blank one.
 pub fn line_comments(text: &str) -> Vec<Suppression> {
-    if memchr::memmem::find(text.as_bytes(), b"knobs:").is_none() {
+    static KNOBS: LazyLock<memchr::memmem::Finder<'static>> = LazyLock::new(|| memchr::memmem::Finder::new(b"knobs:"));
+    if KNOBS.find(text.as_bytes()).is_none() {
         return Vec::new();
     }
     let lines: Vec<&str> = text.lines().collect();

@@ -37,7 +37,9 @@ pub const RULE: Rule = Rule {
 fn check(s: &Subject<'_, '_>, ctx: &Ctx<'_>, out: &mut Vec<Violation>) {
     let r = s.r;
     let Ref::Flag { name, span, site, joined, .. } = r else { return };
-    if let Some((first, rest)) = name.split_once(char::is_whitespace).filter(|_| *site == FlagSite::Argv) {
+    // (A name of ASCII letters with no white space, the usual one, is not split.)
+    let may_split = *site == FlagSite::Argv && name.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b || b >= 0x80);
+    if let Some((first, rest)) = may_split.then(|| name.split_once(char::is_whitespace)).flatten() {
         out.push(one_word(name, first, rest.trim(), *span, ctx));
         return;
     }

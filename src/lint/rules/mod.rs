@@ -105,10 +105,41 @@ impl Reads {
     pub fn has(self, kind: usize) -> bool {
         self.0 & (1 << kind) != 0
     }
+}
 
-    /// The rules of `rules` that read each kind, by kind index.
-    pub fn by_kind<'r>(rules: &[&'r Rule]) -> [Vec<&'r Rule>; Reads::KINDS] {
-        std::array::from_fn(|k| rules.iter().copied().filter(|r| r.reads.has(k)).collect())
+/// The rules that run on one file, by the kind of reference they read: a
+/// set of [`RULES`] (one bit per rule, in code order) for each kind.
+#[derive(Debug, Clone, Copy)]
+pub struct ByKind([u32; Reads::KINDS]);
+
+impl ByKind {
+    /// The rules `active` accepts, by the kinds they read.
+    pub fn new(active: impl Fn(&Rule) -> bool) -> ByKind {
+        let mut sets = [0u32; Reads::KINDS];
+        for (i, rule) in RULES.iter().enumerate().filter(|(_, r)| active(r)) {
+            for (k, set) in sets.iter_mut().enumerate() {
+                if rule.reads.has(k) {
+                    *set |= 1 << i;
+                }
+            }
+        }
+        ByKind(sets)
+    }
+
+    /// The rules that read `r`'s kind, in code order.
+    pub fn of(&self, r: &Ref) -> impl Iterator<Item = &'static Rule> {
+        let mut set = self.0[Reads::index_of(r)];
+        std::iter::from_fn(move || {
+            let i = set.trailing_zeros() as usize;
+            let rule = RULES.get(i)?;
+            set &= set - 1;
+            Some(*rule)
+        })
+    }
+
+    /// True when no rule reads `r`'s kind.
+    pub fn none_of(&self, r: &Ref) -> bool {
+        self.0[Reads::index_of(r)] == 0
     }
 }
 
@@ -135,6 +166,9 @@ impl std::fmt::Debug for Rule {
         write!(f, "{} {}", self.code, self.name)
     }
 }
+
+/// A set of rules is a `u32` ([`ByKind`]): at most 32 rules.
+const _: () = assert!(RULES.len() <= 32);
 
 /// Every rule, in code order. Adding a rule is one file and one line here.
 pub static RULES: &[&Rule] = &[

@@ -19,6 +19,10 @@ pub struct Matcher {
     variants: Vec<String>,
     /// The last byte every prefix ends with, when they share one.
     last_byte: Option<u8>,
+    /// True when no prefix ends another (`m:` and `vm:`): each place of
+    /// the shared last byte then ends at most one prefix, and the prefixes
+    /// are found from that byte alone, without the automaton.
+    by_last_byte: bool,
 }
 
 /// Characters that, just before a prefix, make it part of another word
@@ -76,7 +80,11 @@ impl Matcher {
             .and_then(|p| p.bytes().last())
             .filter(|b| prefixes.iter().all(|p| p.bytes().last() == Some(*b)));
         let variants = crate::catalog::profile::separator_variants(&prefixes).map(|(v, _)| v).collect();
-        Matcher { finder, prefixes, variants, last_byte }
+        let ends_another = prefixes.iter().enumerate().any(|(i, p)| {
+            prefixes.iter().enumerate().any(|(j, q)| i != j && q.len() >= p.len() && q.ends_with(p.as_str()))
+        });
+        let by_last_byte = last_byte.is_some() && !ends_another;
+        Matcher { finder, prefixes, variants, last_byte, by_last_byte }
     }
 
     /// True when `name` starts with one of the engine's metric prefixes.
@@ -101,11 +109,14 @@ impl Matcher {
     /// The next name at or after `from`: its range and where its pattern
     /// tail ends. `last` is where the previous name's text ended.
     fn next(&self, text: &str, mut from: usize, last: usize) -> Option<(usize, usize, usize)> {
-        let finder = self.finder.as_ref()?;
         let b = text.as_bytes();
+        // Where the search for the shared last byte goes on (past the last one read).
+        let mut byte_from = from;
         while from < b.len() {
-            let found = finder.find(aho_corasick::Input::new(text).span(from..text.len()))?;
-            let s = found.start();
+            let s = match self.last_byte.filter(|_| self.by_last_byte) {
+                Some(end) => self.start_ending_at_byte(b, end, from, &mut byte_from)?,
+                None => self.finder.as_ref()?.find(aho_corasick::Input::new(text).span(from..text.len()))?.start(),
+            };
             from = s + 1;
             // A prefix stands alone: at the start, or after a character that
             // does not join it to another word (and was not part of the last name).
@@ -174,6 +185,25 @@ impl Matcher {
 }
 
 impl Matcher {
+    /// The start of the first prefix that starts at or after `from` and
+    /// ends at a byte `end` at or after `*byte_from` (which moves past it):
+    /// what the automaton finds first, when no prefix ends another.
+    fn start_ending_at_byte(&self, b: &[u8], end: u8, from: usize, byte_from: &mut usize) -> Option<usize> {
+        loop {
+            let e = *byte_from + memchr::memchr(end, b.get(*byte_from..)?)?;
+            *byte_from = e + 1;
+            let ends_here = |p: &&String| {
+                let n = p.len();
+                e + 1 >= n + from && &b[e + 1 - n..=e] == p.as_bytes()
+            };
+            if let Some(p) = self.prefixes.iter().find(ends_here) {
+                return Some(e + 1 - p.len());
+            }
+        }
+    }
+}
+
+impl Matcher {
     /// Metric names in a sentence: as [`Matcher::scan`], but a name with no
     /// `_` after its prefix is a word of the sentence (a board called
     /// "radiance:overview", the image `radiance:latest`), not a metric —
@@ -211,6 +241,44 @@ mod tests {
 
     fn names(text: &str) -> Vec<String> {
         found(text).into_iter().map(|(n, _)| n).collect()
+    }
+
+    /// The names and places a matcher finds in `text`.
+    fn places(m: &Matcher, text: &str) -> Vec<(String, bool, usize, usize)> {
+        let mut out = Vec::new();
+        m.scan(text, &|s, e| Span { line: 1, col: s, end_line: 1, end_col: e }, &mut out);
+        out.into_iter()
+            .filter_map(|r| match r {
+                Ref::Metric { name, pattern, span, .. } => Some((name, pattern, span.col, span.end_col)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_last_byte_search_finds_what_the_automaton_finds() {
+        let prefixes = ["radiance:".to_string(), "vllm:".to_string(), "sglang:".to_string()];
+        let fast = Matcher::new(&prefixes);
+        assert!(fast.by_last_byte, "no prefix ends another: the fast path is taken");
+        let automaton = Matcher { by_last_byte: false, ..fast.clone() };
+        let texts = [
+            "rate(radiance:engine_steps_total[5m]) / vllm:num_requests_running",
+            "radiance:radiance:x_total vllm:vllm:y radiance::z_total ::: vllm:",
+            "https://radiance:8000 ghcr.io/x/radiance:1.8.1 radiance:1.8 `vllm:num_preemptions_total`.",
+            "sglang:num_running_reqs,sglang:token_usage radiance:engine_*_total vllm:(a|b)_total",
+            "é radiance:ünïcode_total «vllm:gpu_cache_usage_perc» :radiance:x_y vllm:x-y radiance:",
+            "",
+            ":",
+            "vllm",
+        ];
+        for text in texts {
+            assert_eq!(places(&fast, text), places(&automaton, text), "on {text:?}");
+        }
+        // A prefix that ends another keeps the automaton.
+        assert!(!Matcher::new(&["m:".to_string(), "vm:".to_string()]).by_last_byte);
+        assert!(!Matcher::new(&["vllm:".to_string(), "tgi_".to_string()]).by_last_byte);
+        // And what it finds is still found.
+        assert_eq!(names("a radiance:engine_steps_total b"), vec!["radiance:engine_steps_total".to_string()]);
     }
 
     #[test]
