@@ -110,12 +110,12 @@ impl Input for Disk {
         let mut todo = vec![(dir.to_path_buf(), 0)];
         'all: while let Some((d, depth)) = todo.pop() {
             let Ok(entries) = std::fs::read_dir(self.cwd.join(&d)) else { continue };
-            let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-            entries.sort_by_key(std::fs::DirEntry::file_name);
-            for e in entries {
+            // Each name is taken once (a sort by key would copy it at every comparison).
+            let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| (e.file_name(), e)).collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, e) in entries {
                 // Symlinks are not followed: what they name may be outside the project.
                 let Ok(t) = e.file_type() else { continue };
-                let name = e.file_name();
                 if t.is_file() {
                     out.push(d.join(&name));
                 } else if t.is_dir() && depth < BELOW_DEPTH && entered(&name.to_string_lossy()) {

@@ -30,7 +30,7 @@ pub const RULE: Rule = Rule {
     name: "deprecated-knob",
     severity: Severity::Warning,
     source: include_str!("deprecated_knob.rs"),
-    reads: Reads(Reads::FLAG.0 | Reads::ENV.0),
+    reads: Reads::FLAG.and(Reads::ENV),
     check,
 };
 
