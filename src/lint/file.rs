@@ -12,6 +12,7 @@ use super::reach::Found;
 use super::refs::Ref;
 use super::rules::{self, Ctx, Violation};
 use super::scanners::Scan;
+use super::verdicts::Under;
 use super::{dispatch, evidence, fleet, pins, span, suppress, Settings};
 use crate::catalog::model::Catalog;
 use crate::kinds::FileKind;
@@ -76,13 +77,19 @@ pub fn lint_file(
         // A binary whose own parser compares `_` as written (the profile's
         // reads it as `-`) is judged by the profile without that rule.
         let plain = std::cell::OnceCell::new();
-        for r in refs {
-            // Each reference is resolved against the catalogue once, for every rule.
-            if by_kind.none_of(r) {
+        let refs: Vec<&Ref> = refs.filter(|r| !by_kind.none_of(r)).collect();
+        // What the folder's files said before and the rules found clean is
+        // clean again (under a catalogue of the run's own, the same rules).
+        let under = settings.derived(ctx.catalog).is_some().then_some(Under { catalog: ctx.catalog, rules: by_kind });
+        let known = under.map(|u| folder.verdicts.known_clean(u, &refs)).unwrap_or_default();
+        let mut clean = Vec::new();
+        for (i, r) in refs.iter().copied().enumerate() {
+            if known.get(i) == Some(&true) {
                 continue;
             }
+            let found = out.len();
             let plain_ctx;
-            let ctx = match r {
+            let (ctx, own_ctx) = match r {
                 Ref::Flag { binary: Some(b), .. } if b.plain_underscores => {
                     let profile = plain.get_or_init(|| {
                         let mut p = ctx.profile.clone();
@@ -90,14 +97,21 @@ pub fn lint_file(
                         p
                     });
                     plain_ctx = Ctx { profile, ..*ctx };
-                    &plain_ctx
+                    (&plain_ctx, true)
                 }
-                _ => ctx,
+                _ => (ctx, false),
             };
+            // Each reference is resolved against the catalogue once, for every rule.
             let subject = rules::Subject::new(r, ctx);
             for rule in by_kind.of(r) {
                 (rule.check)(&subject, ctx, out);
             }
+            if out.len() == found && !own_ctx {
+                clean.push(r);
+            }
+        }
+        if let Some(u) = under {
+            folder.verdicts.keep(u, &clean);
         }
     };
     for (catalog, refs) in &groups {

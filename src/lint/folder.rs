@@ -46,6 +46,8 @@ pub struct Folder {
     /// Texts read (and scripts scanned) for the context, by path, for the
     /// lint to reuse.
     texts: Mutex<FxHashMap<PathBuf, Read>>,
+    /// References of the folder's files the rules found nothing in.
+    pub verdicts: super::verdicts::Verdicts,
 }
 
 /// A file the folder's context read: its text, and its scan (as the kind

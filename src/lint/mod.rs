@@ -17,7 +17,8 @@
 //!   [`refs`] are what they find), [`pins`] picks the version each ref is
 //!   judged against (`reach`: the build a monitoring file's repository
 //!   runs; `fleet`: a fleet's builds, each judged and merged), [`rules`]
-//!   judge, [`suppress`] silences and reports suppressions;
+//!   judge (`verdicts`: references a folder's files judged clean, not
+//!   judged again), [`suppress`] silences and reports suppressions;
 //! - [`finding`]: the output model `report/` renders;
 //! - [`fix`]: applies findings' fixes;
 //! - [`baseline`]: findings recorded when a repository adopted knobs, not
@@ -45,6 +46,7 @@ pub mod scanners;
 pub mod settings;
 pub mod span;
 pub mod suppress;
+mod verdicts;
 
 pub use argv::ArgvJudge;
 pub use dispatch::scan;

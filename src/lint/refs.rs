@@ -16,7 +16,7 @@ pub struct Value {
 }
 
 /// Where a flag reference was found, which decides how it is judged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FlagSite {
     /// In the argv of the engine: every flag is the engine's.
     Argv,
@@ -120,6 +120,31 @@ pub enum Ref {
     },
 }
 
+impl Ref {
+    /// True when two references say the same thing and differ at most in
+    /// where they stand, so the rules judge them alike: a flag, or a metric
+    /// named outside a query (only these are compared). Every field is
+    /// named, so that a field added later cannot be left out.
+    pub fn same_but_place(&self, other: &Ref) -> bool {
+        let same_value = |a: &Option<Value>, b: &Option<Value>| match (a, b) {
+            (None, None) => true,
+            (Some(Value { text, span: _, var }), Some(Value { text: t2, span: _, var: v2 })) => text == t2 && var == v2,
+            _ => false,
+        };
+        match (self, other) {
+            (
+                Ref::Flag { name, span: _, value, site, binary, joined, gap },
+                Ref::Flag { name: n2, span: _, value: v2, site: s2, binary: b2, joined: j2, gap: g2 },
+            ) => name == n2 && site == s2 && joined == j2 && gap == g2 && binary == b2 && same_value(value, v2),
+            (
+                Ref::Metric { name, span: _, pattern, usage: None },
+                Ref::Metric { name: n2, span: _, pattern: p2, usage: None },
+            ) => name == n2 && pattern == p2,
+            _ => false,
+        }
+    }
+}
+
 /// What is wrong with an env line as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EnvProblem {
@@ -152,7 +177,7 @@ pub struct Usage {
 }
 
 /// What stood where a flag's value should be, when it was given none.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Gap {
     /// The argv ends after the flag.
     End,

@@ -53,7 +53,7 @@ impl Reads {
 
 /// The rules that run on one file, by the kind of reference they read: a
 /// set of [`RULES`] (one bit per rule, in code order) for each kind.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ByKind([u32; Reads::KINDS]);
 
 impl ByKind {
