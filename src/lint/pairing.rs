@@ -61,6 +61,13 @@ impl ArgvRules {
     }
 }
 
+/// `text` split at its first `=`, as `split_once('=')` splits it (found by
+/// bytes: this runs for every option word of every argv).
+pub(crate) fn split_at_equals(text: &str) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == b'=')?;
+    Some((&text[..at], &text[at + 1..]))
+}
+
 /// An ASCII letter's bit in a set of letters.
 fn letter_bit(c: u8) -> Option<u64> {
     match c {
@@ -124,7 +131,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
                 skip -= 1;
                 continue;
             }
-            if t.starts_with('-') && !is_number(t) && !t.contains('=') {
+            if t.starts_with('-') && !is_number(t) && !t.as_bytes().contains(&b'=') {
                 skip = lookup(i, t).unwrap_or(0);
                 continue;
             }
@@ -179,7 +186,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
             // `.`; the value is a JSON key's, not the flag's, and is not judged.
             let wspan = span(w.start, w.end);
             let span = Span { end_line: wspan.line, end_col: wspan.col + key.chars().count(), ..wspan };
-            if !text.contains('=') && i < words.len() {
+            if !text.as_bytes().contains(&b'=') && i < words.len() {
                 i += 1;
             }
             last = Some(text);
@@ -214,7 +221,7 @@ fn pair<'s, W: std::borrow::Borrow<Word<'s>>>(
             });
             continue;
         }
-        if let Some((name, value)) = text.split_once('=').filter(|_| text.starts_with("--")) {
+        if let Some((name, value)) = split_at_equals(text).filter(|_| text.starts_with("--")) {
             let wspan = span(w.start, w.end);
             let name_end = wspan.col + name.chars().count();
             let span = Span { end_line: wspan.line, end_col: name_end, ..wspan };
@@ -305,6 +312,13 @@ fn dotted_key(text: &str, rules: ArgvRules) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_at_equals_splits_as_split_once() {
+        for t in ["--a=1", "--a=", "=x", "--a", "", "--é=ü=2", "a==b"] {
+            assert_eq!(split_at_equals(t), t.split_once('='), "{t:?}");
+        }
+    }
 
     fn words(line: &str) -> Vec<Word<'_>> {
         line.split(' ')

@@ -18,6 +18,9 @@ pub struct LineIndex {
     ascii: bool,
     /// A leading byte-order mark is not a column: editors do not show it.
     bom: bool,
+    /// The line the last position was on (1-based): places are mostly
+    /// asked for in the order of the text, so the next is usually on it.
+    last: std::cell::Cell<usize>,
 }
 
 impl LineIndex {
@@ -25,7 +28,7 @@ impl LineIndex {
         let mut starts = Vec::with_capacity(text.len() / 32 + 1);
         starts.push(0);
         starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        LineIndex { starts, ascii: text.is_ascii(), bom: text.starts_with('\u{feff}') }
+        LineIndex { starts, ascii: text.is_ascii(), bom: text.starts_with('\u{feff}'), last: std::cell::Cell::new(1) }
     }
 
     /// Characters in `text[from..to]` (clamped to char boundaries by `get`).
@@ -44,7 +47,11 @@ impl LineIndex {
     /// 1-based (line, column) of a byte offset; the column counts characters.
     pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
-        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let last = self.last.get();
+        let on_last = self.starts.get(last - 1).is_some_and(|&s| s <= offset)
+            && self.starts.get(last).is_none_or(|&next| offset < next);
+        let line = if on_last { last } else { self.starts.partition_point(|&s| s <= offset).max(1) };
+        self.last.set(line);
         let start = self.starts[line - 1];
         (line, self.chars(text, start, offset) + 1)
     }
@@ -100,6 +107,16 @@ mod tests {
         assert_eq!(idx.position(bom, 3), (1, 1), "the mark is not a column");
         assert_eq!(idx.position(bom, 5), (1, 3));
         assert_eq!(idx.position(bom, 7), (2, 1));
+        // Asked out of order, each place is still found.
+        let many = "a\nbb\n\nccc\nd";
+        let idx = LineIndex::new(many);
+        let by_search = |o: usize| {
+            let line = idx.starts.partition_point(|&s| s <= o).max(1);
+            (line, o - idx.starts[line - 1] + 1)
+        };
+        for o in [0, 5, 1, 9, 2, 2, 3, 12, 4, 0, 11, 6, 7, 100] {
+            assert_eq!(idx.position(many, o), by_search(o.min(many.len())), "offset {o}");
+        }
         let ascii = "ab\ncd\n";
         let idx = LineIndex::new(ascii);
         assert_eq!(idx.span(ascii, 3, 5), Span { line: 2, col: 1, end_line: 2, end_col: 3 });

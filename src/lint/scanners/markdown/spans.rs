@@ -13,7 +13,7 @@ pub(super) fn inline_code(code: &str, at: usize, text: &str, idx: &LineIndex, ct
     let span = |s: usize, e: usize| idx.span(text, at + s, at + e);
     let trimmed = code.trim_start();
     let lead = code.len() - trimmed.len();
-    let is_env = trimmed.split_once('=').is_some_and(|(k, _)| {
+    let is_env = crate::lint::pairing::split_at_equals(trimmed).is_some_and(|(k, _)| {
         !k.is_empty() && k.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
     });
     if is_env {

@@ -220,11 +220,20 @@ fn array_words(src: &str, mut i: usize) -> Option<(Vec<Word<'_>>, usize)> {
 
 /// `NAME=value` (or `NAME+=value`).
 fn is_assignment(raw: &str) -> bool {
-    let Some((name, _)) = raw.split_once('=') else { return false };
-    let name = name.strip_suffix('+').unwrap_or(name);
-    !name.is_empty()
-        && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    // By bytes: a name, an optional `+`, then `=` (this runs for the first
+    // words of every command).
+    let b = raw.as_bytes();
+    if !b.first().is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_') {
+        return false;
+    }
+    let mut i = 1;
+    while b.get(i).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        i += 1;
+    }
+    if b.get(i) == Some(&b'+') {
+        i += 1;
+    }
+    b.get(i) == Some(&b'=')
 }
 
 /// Where the word starting at `i` ends, and where scanning resumes; `None`
@@ -419,6 +428,25 @@ fn part<'s>(raw: &'s str, r: &Raw, first: bool) -> Part<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_assignment_is_read_by_bytes_as_by_its_name_and_value() {
+        // The reading by chars it replaced, kept here to hold the two together.
+        let by_chars = |raw: &str| {
+            let Some((name, _)) = raw.split_once('=') else { return false };
+            let name = name.strip_suffix('+').unwrap_or(name);
+            !name.is_empty()
+                && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        let words = [
+            "A=1", "A+=1", "_x9=", "a++=1", "=1", "+=1", "9A=1", "A", "A-B=1", "é=1", "Aé=1", "A=é", "A+", "A+b=1",
+            "--x=1", "A==1", "",
+        ];
+        for w in words {
+            assert_eq!(is_assignment(w), by_chars(w), "{w:?}");
+        }
+    }
 
     /// Every simple line reads the same with both readers; the others are
     /// left to the full parser.
