@@ -13,7 +13,7 @@
 //! written) is never kept.
 
 use std::hash::{Hash, Hasher};
-use std::sync::Mutex;
+use std::sync::RwLock;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
@@ -35,7 +35,7 @@ struct Clean {
 /// A folder's references judged clean, by a hash of what they say.
 #[derive(Default)]
 pub struct Verdicts {
-    kept: Mutex<(usize, FxHashMap<u64, Vec<Clean>>)>,
+    kept: RwLock<(usize, FxHashMap<u64, Vec<Clean>>)>,
 }
 
 /// What a reference is judged under: the catalogue (one of the run's) and
@@ -48,7 +48,7 @@ pub struct Under<'c> {
 
 impl std::fmt::Debug for Verdicts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept = self.kept.lock().map_or(0, |k| k.0);
+        let kept = self.kept.read().map_or(0, |k| k.0);
         f.debug_struct("Verdicts").field("kept", &kept).finish()
     }
 }
@@ -57,10 +57,15 @@ impl Verdicts {
     /// For each reference, true when one that says the same was judged
     /// clean under `under` in this folder.
     pub fn known_clean(&self, under: Under<'_>, refs: &[&Ref]) -> Vec<bool> {
-        let Ok(kept) = self.kept.lock() else { return vec![false; refs.len()] };
+        // Worked out before the lock is taken: the other thread may be in
+        // the same folder.
+        let seed = seed(under);
+        let keys: Vec<Option<u64>> = refs.iter().map(|r| key(&seed, r)).collect();
+        let Ok(kept) = self.kept.read() else { return vec![false; refs.len()] };
         refs.iter()
-            .map(|r| {
-                let Some(h) = key(under, r) else { return false };
+            .zip(keys)
+            .map(|(r, h)| {
+                let Some(h) = h else { return false };
                 kept.1.get(&h).is_some_and(|seen| {
                     seen.iter()
                         .any(|c| c.catalog == address(under.catalog) && c.rules == under.rules && c.r.same_but_place(r))
@@ -71,13 +76,20 @@ impl Verdicts {
 
     /// Keeps references the rules found nothing in under `under`.
     pub fn keep(&self, under: Under<'_>, clean: &[&Ref]) {
-        let Ok(mut kept) = self.kept.lock() else { return };
-        for r in clean {
-            let Some(h) = key(under, r) else { continue };
+        let seed = seed(under);
+        let entries: Vec<(u64, Clean)> = (clean.iter())
+            .filter_map(|r| {
+                Some((key(&seed, r)?, Clean { catalog: address(under.catalog), rules: under.rules, r: (*r).clone() }))
+            })
+            .collect();
+        if entries.is_empty() {
+            return;
+        }
+        let Ok(mut kept) = self.kept.write() else { return };
+        for (h, entry) in entries {
             if kept.0 >= MAX_KEPT {
                 return;
             }
-            let entry = Clean { catalog: address(under.catalog), rules: under.rules, r: (*r).clone() };
             kept.1.entry(h).or_default().push(entry);
             kept.0 += 1;
         }
@@ -88,12 +100,18 @@ fn address(c: &Catalog) -> usize {
     std::ptr::from_ref(c) as usize
 }
 
-/// A hash of what a reference says (not where it stands) and what it is
-/// judged under; `None` for a reference whose verdict is not reused.
-fn key(under: Under<'_>, r: &Ref) -> Option<u64> {
+/// The hash of what references are judged under, which each key goes on from.
+fn seed(under: Under<'_>) -> FxHasher {
     let mut h = FxHasher::default();
     address(under.catalog).hash(&mut h);
     under.rules.hash(&mut h);
+    h
+}
+
+/// A hash of what a reference says (not where it stands), from `seed`;
+/// `None` for a reference whose verdict is not reused.
+fn key(seed: &FxHasher, r: &Ref) -> Option<u64> {
+    let mut h = seed.clone();
     match r {
         Ref::Flag { name, span: _, value, site, binary, joined, gap } => {
             0u8.hash(&mut h);

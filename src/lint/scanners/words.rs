@@ -57,7 +57,9 @@ impl Part<'_> {
         let raw = src.get(self.word.start..self.word.end).unwrap_or("");
         // A command substitution (or any very long word) names no command:
         // not read, so nested `$(…)` cost no more than their length.
-        if !self.named || raw.len() > 4096 || raw.contains("$(") || raw.contains('`') {
+        let b = raw.as_bytes();
+        let substitution = memchr::memchr_iter(b'$', b).any(|i| b.get(i + 1) == Some(&b'('));
+        if !self.named || raw.len() > 4096 || substitution || memchr::memchr(b'`', b).is_some() {
             return None;
         }
         Some(unquote(raw))

@@ -97,7 +97,9 @@ pub(super) fn documented_flag(code: &str, at: usize, text: &str, idx: &LineIndex
 /// (an engine binary, a wrapper or runtime that could run one): only such
 /// spans are worth a shell parse.
 pub(super) fn could_run_engine(first: &str, ctx: &ScanCtx<'_>) -> bool {
-    let w = first.trim_start_matches(['$', '%', ' ']).rsplit('/').next().unwrap_or(first);
+    let w = first.trim_start_matches(['$', '%', ' ']);
+    // Its last path segment (as `rsplit('/')` gives it), found by bytes.
+    let w = &w[memchr::memrchr(b'/', w.as_bytes()).map_or(0, |i| i + 1)..];
     w.is_empty() || crate::lint::scanners::invocation::may_run_engine(w, ctx)
 }
 

@@ -154,7 +154,10 @@ impl<'s, 'c> Script<'s, 'c> {
             let at = p.word.start + alt.start..p.word.start + alt.end;
             return self.value_words(at).map_or(Split::No, Split::InPlace);
         }
-        let Some((name, None)) = expansion(raw).filter(|_| raw.starts_with('$')) else { return Split::No };
+        if !raw.starts_with('$') {
+            return Split::No;
+        }
+        let Some((name, None)) = expansion(raw) else { return Split::No };
         let values = self.vars.get(name).map_or(&[][..], Vec::as_slice);
         let split: Vec<Vec<Word<'s>>> = values.iter().filter_map(|v| self.value_words(v.clone())).collect();
         match (values.len(), split.len()) {
@@ -168,7 +171,10 @@ impl<'s, 'c> Script<'s, 'c> {
     /// environment (an env file in reach may hold options for it).
     pub fn unset_options(&self, p: &Part<'_>) -> Option<String> {
         let raw = self.raw(p);
-        let (name, None) = expansion(raw).filter(|_| raw.starts_with('$'))? else { return None };
+        if !raw.starts_with('$') {
+            return None;
+        }
+        let (name, None) = expansion(raw)? else { return None };
         (!self.vars.contains_key(name)).then(|| name.to_string())
     }
 
