@@ -299,3 +299,30 @@ fn an_engine_image_under_any_key_of_a_values_file_pins_the_dashboards_around_it(
         r.stderr
     );
 }
+
+/// The project a monitoring file is in, with no knobs.toml and no git work
+/// tree to mark its top: the climb for the code that registers series goes
+/// no higher than the working directory, and for a file outside it no
+/// higher than the file's own folder (it once listed `/tmp` and `/`, and
+/// read the code files it met there).
+#[test]
+fn a_climb_without_a_marked_top_stays_in_the_working_directory_or_the_file_s_folder() {
+    let exporter = b"from prometheus_client import Gauge\n\nqps = Gauge(\"vllm:router_qps\", \"Requests per second.\", [\"server\"])\n";
+    let board = br#"{"panels": [{"targets": [{"expr": "sum by (server) (vllm:router_qps)"}]}]}
+"#;
+    // The board sits four folders down: a climb of four from it reaches the project.
+    let t = support::tree(&[("project/exporter/metrics.py", exporter), ("project/ops/a/b/boards/router.json", board)]);
+    let project = t.path().join("project");
+    let catalogs = support::root().join("fixtures/vllm/catalog").to_string_lossy().into_owned();
+    let lint = |cwd: &std::path::Path, path: &str| {
+        run_in(cwd, &["lint", "--engine", "vllm", "--catalog-dir", &catalogs, "--format", "short", path])
+    };
+    // From the project: its code is in reach, the exporter's gauge is known.
+    let inside = lint(&project, "ops/a/b/boards/router.json");
+    assert_eq!(inside.code, 0, "{}{}", inside.stdout, inside.stderr);
+    // From elsewhere, by its absolute path: only the board's own folder.
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let board_path = project.join("ops/a/b/boards/router.json").to_string_lossy().into_owned();
+    let outside = lint(elsewhere.path(), &board_path);
+    assert_eq!(found(&outside.stdout), at(&board_path, &[(1, 53, "KNB004")]), "{}{}", outside.stdout, outside.stderr);
+}

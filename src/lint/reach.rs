@@ -1,7 +1,9 @@
 //! The build a monitoring file's repository runs: a dashboard or a rule
 //! file names no image, but the deployment files around it do. From the
 //! file's folder upward (to the folder of knobs.toml, or the top of the
-//! git work tree), the first folder whose tree holds an engine image
+//! git work tree; without either, no higher than the working directory,
+//! and for a file outside it no higher than its own folder), the first
+//! folder whose tree holds an engine image
 //! pinned with a tag — a compose service, a Kubernetes container, a Helm
 //! chart's values (`image:`, or `{repository, tag}`), a Dockerfile's
 //! `FROM` — or a Helm chart whose values name the engine's image with no
@@ -75,7 +77,8 @@ impl Reach {
     /// The series the code around `path` registers under the engine's
     /// prefixes (an exporter, a router with gauges of its own): the whole
     /// project's, from its top folder (knobs.toml's, the git work tree's, or
-    /// the highest a climb reaches).
+    /// the highest a climb reaches without leaving the working directory;
+    /// a file outside it: its own folder).
     pub fn registered(&self, path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Arc<Vec<String>> {
         let level = self.project_top(path.parent().unwrap_or(Path::new("")), settings);
         let cell = match self.registered.lock() {
@@ -113,8 +116,9 @@ impl Reach {
             return known;
         }
         let mut level = dir.to_path_buf();
+        let ceiling = ceiling(dir, settings);
         for _ in 0..MAX_UP {
-            if top(&level, settings) {
+            if top(&level, settings) || at(&level, &ceiling, settings) {
                 break;
             }
             match level.parent() {
@@ -130,6 +134,7 @@ impl Reach {
 
     fn find(&self, dir: &Path, settings: &Settings<'_>, input: &dyn Input) -> Found {
         let mut level = dir.to_path_buf();
+        let ceiling = ceiling(dir, settings);
         for _ in 0..=MAX_UP {
             let mut pins: Vec<Pin> = Vec::new();
             // The first file in path order that pins a build names it.
@@ -148,7 +153,7 @@ impl Reach {
                 _ if pins.iter().all(|p| same_tag(&p.tag, &pins[0].tag)) => return Found::One(pins.remove(0)),
                 _ => return Found::Several(pins),
             }
-            if top(&level, settings) {
+            if top(&level, settings) || at(&level, &ceiling, settings) {
                 break;
             }
             match level.parent() {
@@ -176,6 +181,25 @@ impl Reach {
 fn top(level: &Path, settings: &Settings<'_>) -> bool {
     let here = crate::fsutil::normalized(&settings.cwd.join(level));
     settings.config_dir.as_ref().is_some_and(|c| *c == here) || here.join(".git").exists()
+}
+
+/// Where a climb from `dir` stops when it meets no [`top`] on the way: the
+/// working directory, for a file inside it; the file's own folder, for one
+/// outside it (a climb from `/tmp/x/a.md` would otherwise list and read
+/// the machine's folders above it: `/tmp`, `/`).
+fn ceiling(dir: &Path, settings: &Settings<'_>) -> PathBuf {
+    let cwd = crate::fsutil::normalized(&settings.cwd);
+    let here = crate::fsutil::normalized(&settings.cwd.join(dir));
+    if here.starts_with(&cwd) {
+        cwd
+    } else {
+        here
+    }
+}
+
+/// True when `level` (as shown) is the folder `ceiling` names.
+fn at(level: &Path, ceiling: &Path, settings: &Settings<'_>) -> bool {
+    crate::fsutil::normalized(&settings.cwd.join(level)) == ceiling
 }
 
 /// The builds a deployment file pins: its engine images' tags, or a chart's
