@@ -379,6 +379,19 @@ pub fn by_name(path: &Path, env_files: &[String]) -> Option<FileKind> {
         .map(|k| k.kind)
 }
 
+/// False when `path`'s name cannot be one [`by_name`] takes as code: its
+/// extension is none of the code kinds' (they are known by extension
+/// alone). A cheap test before the full one, for listings of many files.
+pub fn may_be_code(path: &Path) -> bool {
+    // The extension as `by_name` reads it: after the name's last `.`.
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy()) else { return false };
+    let Some((_, ext)) = name.rsplit_once('.') else { return false };
+    KINDS.iter().filter(|k| matches!(k.kind, FileKind::Code(_))).any(|k| {
+        debug_assert!(k.names.is_empty() && k.special.is_none(), "a code kind is known by its extension alone");
+        k.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext))
+    })
+}
+
 /// The kind the first line of `head` says, by a shebang naming it.
 pub fn by_shebang(head: &[u8]) -> Option<FileKind> {
     let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]);
@@ -482,6 +495,42 @@ fn markdown(n: &Name<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_name_taken_as_code_may_be_code() {
+        let names = [
+            "a.py",
+            "A.PY",
+            ".py",
+            "x.tar.py",
+            "m.go",
+            "lib.rs",
+            "w.ts",
+            "W.TSX",
+            "p.java",
+            "t.tf",
+            "c.html",
+            "c.HTM",
+            "a.md",
+            "a.yaml",
+            "Dockerfile",
+            "py",
+            "a.py.bak",
+            "a.",
+            "serve.sh",
+            ".env",
+            "values.yaml",
+        ];
+        for n in names {
+            let p = Path::new("dir").join(n);
+            if matches!(by_name(&p, &[]), Some(FileKind::Code(_))) {
+                assert!(may_be_code(&p), "{n}");
+            }
+        }
+        assert!(
+            may_be_code(Path::new("a.py")) && !may_be_code(Path::new("a.md")) && !may_be_code(Path::new("Makefile"))
+        );
+    }
 
     #[test]
     fn every_kind_has_one_row_and_its_examples_are_of_it() {

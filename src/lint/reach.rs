@@ -22,7 +22,7 @@ use super::scanners::code;
 use super::scanners::yaml::{self, Node};
 use super::Settings;
 use crate::catalog::tag::same_tag;
-use crate::kinds::{by_name, FileKind};
+use crate::kinds::{by_name, may_be_code, FileKind};
 
 /// Folders climbed above the monitoring file's own, at most.
 const MAX_UP: usize = 4;
@@ -88,6 +88,9 @@ impl Reach {
         cell.get_or_init(|| {
             let mut names = Vec::new();
             for p in input.below(&level, MAX_LISTED) {
+                if !may_be_code(&p) {
+                    continue;
+                }
                 let Some(FileKind::Code(lang)) = by_name(&p, &settings.env_files) else { continue };
                 // The engine's own registration files (the folders its
                 // profile reads metrics from: a vendored copy, a fork) are
