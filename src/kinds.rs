@@ -488,8 +488,9 @@ fn procfile(n: &Name<'_>) -> bool {
 
 /// `*.md`, `*.markdown` (a file named `.md` has no extension).
 fn markdown(n: &Name<'_>) -> bool {
-    let ext = n.path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
-    matches!(ext.as_deref(), Some("md" | "markdown"))
+    // (An extension that is not UTF-8 is neither.)
+    let ext = n.path.extension().and_then(|e| e.to_str());
+    ext.is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
 #[cfg(test)]
