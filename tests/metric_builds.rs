@@ -304,7 +304,7 @@ fn an_engine_image_under_any_key_of_a_values_file_pins_the_dashboards_around_it(
 /// tree to mark its top: the climb for the code that registers series goes
 /// no higher than the working directory, and for a file outside it no
 /// higher than the file's own folder (it once listed `/tmp` and `/`, and
-/// read the code files it met there).
+/// read the code files it met there). A marked top is reached from anywhere.
 #[test]
 fn a_climb_without_a_marked_top_stays_in_the_working_directory_or_the_file_s_folder() {
     let exporter = b"from prometheus_client import Gauge\n\nqps = Gauge(\"vllm:router_qps\", \"Requests per second.\", [\"server\"])\n";
@@ -325,4 +325,11 @@ fn a_climb_without_a_marked_top_stays_in_the_working_directory_or_the_file_s_fol
     let board_path = project.join("ops/a/b/boards/router.json").to_string_lossy().into_owned();
     let outside = lint(elsewhere.path(), &board_path);
     assert_eq!(found(&outside.stdout), at(&board_path, &[(1, 53, "KNB004")]), "{}{}", outside.stdout, outside.stderr);
+    // With a git work tree marking the project, the climb reaches its top
+    // from anywhere: from outside by the absolute path, from a sibling by `..`.
+    std::fs::create_dir(project.join(".git")).expect("mkdir .git");
+    let outside = lint(elsewhere.path(), &board_path);
+    assert_eq!(outside.code, 0, "{}{}", outside.stdout, outside.stderr);
+    let sibling = lint(&project.join("exporter"), "../ops/a/b/boards/router.json");
+    assert_eq!(sibling.code, 0, "{}{}", sibling.stdout, sibling.stderr);
 }

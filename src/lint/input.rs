@@ -56,8 +56,8 @@ pub trait Input: Sync {
     }
     /// The files under `dir` (any depth up to [`BELOW_DEPTH`], hidden and
     /// vendored folders left out), at most `limit` of them (which ones is
-    /// fixed: folders are entered in name order), in no set order: where a
-    /// monitoring file looks for the build its repository runs.
+    /// fixed: each folder's entries are taken in name order), in no set
+    /// order: where a monitoring file looks for the build its repository runs.
     fn below(&self, _dir: &Path, _limit: usize) -> Vec<PathBuf> {
         Vec::new()
     }

@@ -1,10 +1,10 @@
 //! The build a monitoring file's repository runs: a dashboard or a rule
 //! file names no image, but the deployment files around it do. From the
 //! file's folder upward (to the folder of knobs.toml, or the top of the
-//! git work tree; without either, no higher than the working directory,
-//! and for a file outside it no higher than its own folder), the first
-//! folder whose tree holds an engine image
-//! pinned with a tag — a compose service, a Kubernetes container, a Helm
+//! git work tree; with neither within four folders, no higher than the
+//! working directory, and for a file outside it no higher than its own
+//! folder), the first folder whose tree holds an engine image pinned with
+//! a tag — a compose service, a Kubernetes container, a Helm
 //! chart's values (`image:`, or `{repository, tag}`), a Dockerfile's
 //! `FROM` — or a Helm chart whose values name the engine's image with no
 //! tag (the chart's `appVersion` is then the tag) says which build. When
@@ -113,15 +113,18 @@ impl Reach {
     }
 
     /// The top of the project `dir` is in: the first folder of the climb
-    /// that is [`top`], else the highest the climb reaches.
+    /// that is [`top`], else the highest the climb reaches without a top
+    /// (see [`ups_without_top`]).
     fn project_top(&self, dir: &Path, settings: &Settings<'_>) -> PathBuf {
         if let Some(known) = self.tops.lock().ok().and_then(|m| m.get(dir).cloned()) {
             return known;
         }
+        // A top within reach (the last level too, where the climb ends
+        // anyway) lets the climb go as far as it must.
+        let ups = if has_top(dir, MAX_UP, settings) { MAX_UP } else { ups_without_top(dir, settings).min(MAX_UP) };
         let mut level = dir.to_path_buf();
-        let ceiling = ceiling(dir, settings);
-        for _ in 0..MAX_UP {
-            if top(&level, settings) || at(&level, &ceiling, settings) {
+        for _ in 0..ups {
+            if top(&level, settings) {
                 break;
             }
             match level.parent() {
@@ -137,8 +140,8 @@ impl Reach {
 
     fn find(&self, dir: &Path, settings: &Settings<'_>, input: &dyn Input) -> Found {
         let mut level = dir.to_path_buf();
-        let ceiling = ceiling(dir, settings);
-        for _ in 0..=MAX_UP {
+        let ups = if has_top(dir, MAX_UP, settings) { MAX_UP } else { ups_without_top(dir, settings).min(MAX_UP) };
+        for climbed in 0..=ups {
             let mut pins: Vec<Pin> = Vec::new();
             // The first file in path order that pins a build names it.
             let mut listed = input.below(&level, MAX_LISTED);
@@ -156,7 +159,7 @@ impl Reach {
                 _ if pins.iter().all(|p| same_tag(&p.tag, &pins[0].tag)) => return Found::One(pins.remove(0)),
                 _ => return Found::Several(pins),
             }
-            if top(&level, settings) || at(&level, &ceiling, settings) {
+            if top(&level, settings) || climbed == ups {
                 break;
             }
             match level.parent() {
@@ -186,23 +189,31 @@ fn top(level: &Path, settings: &Settings<'_>) -> bool {
     settings.config_dir.as_ref().is_some_and(|c| *c == here) || here.join(".git").exists()
 }
 
-/// Where a climb from `dir` stops when it meets no [`top`] on the way: the
-/// working directory, for a file inside it; the file's own folder, for one
-/// outside it (a climb from `/tmp/x/a.md` would otherwise list and read
-/// the machine's folders above it: `/tmp`, `/`).
-fn ceiling(dir: &Path, settings: &Settings<'_>) -> PathBuf {
-    let cwd = crate::fsutil::normalized(&settings.cwd);
-    let here = crate::fsutil::normalized(&settings.cwd.join(dir));
-    if here.starts_with(&cwd) {
-        cwd
-    } else {
-        here
+/// True when one of the folders from `dir` up to `levels` above it is a [`top`].
+fn has_top(dir: &Path, levels: usize, settings: &Settings<'_>) -> bool {
+    let mut level = dir;
+    for _ in 0..=levels {
+        if top(level, settings) {
+            return true;
+        }
+        match level.parent() {
+            Some(up) => level = up,
+            None => return false,
+        }
     }
+    false
 }
 
-/// True when `level` (as shown) is the folder `ceiling` names.
-fn at(level: &Path, ceiling: &Path, settings: &Settings<'_>) -> bool {
-    crate::fsutil::normalized(&settings.cwd.join(level)) == ceiling
+/// How far a climb from `dir` may go when no [`top`] is in reach: up to
+/// the working directory, for a file inside it; not at all, for one
+/// outside it (a climb from `/tmp/x/a.md` would otherwise list and read
+/// the machine's folders above it: `/tmp`, `/`). Inside and outside are
+/// told by the folders' real paths (a path written through a link to the
+/// working directory is inside it).
+fn ups_without_top(dir: &Path, settings: &Settings<'_>) -> usize {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| crate::fsutil::normalized(p));
+    let (cwd, here) = (real(&settings.cwd), real(&settings.cwd.join(dir)));
+    here.strip_prefix(&cwd).map_or(0, |below| below.components().count())
 }
 
 /// The builds a deployment file pins: its engine images' tags, or a chart's
