@@ -113,25 +113,13 @@ impl Reach {
     }
 
     /// The top of the project `dir` is in: the first folder of the climb
-    /// that is [`top`], else the highest the climb reaches without a top
-    /// (see [`ups_without_top`]).
+    /// that is [`top`], else the highest the climb may reach (see
+    /// [`climb_limit`]).
     fn project_top(&self, dir: &Path, settings: &Settings<'_>) -> PathBuf {
         if let Some(known) = self.tops.lock().ok().and_then(|m| m.get(dir).cloned()) {
             return known;
         }
-        // A top within reach (the last level too, where the climb ends
-        // anyway) lets the climb go as far as it must.
-        let ups = if has_top(dir, MAX_UP, settings) { MAX_UP } else { ups_without_top(dir, settings).min(MAX_UP) };
-        let mut level = dir.to_path_buf();
-        for _ in 0..ups {
-            if top(&level, settings) {
-                break;
-            }
-            match level.parent() {
-                Some(up) => level = up.to_path_buf(),
-                None => break,
-            }
-        }
+        let level = dir.ancestors().take(climb_limit(dir, settings) + 1).last().unwrap_or(dir).to_path_buf();
         if let Ok(mut m) = self.tops.lock() {
             m.insert(dir.to_path_buf(), level.clone());
         }
@@ -139,12 +127,10 @@ impl Reach {
     }
 
     fn find(&self, dir: &Path, settings: &Settings<'_>, input: &dyn Input) -> Found {
-        let mut level = dir.to_path_buf();
-        let ups = if has_top(dir, MAX_UP, settings) { MAX_UP } else { ups_without_top(dir, settings).min(MAX_UP) };
-        for climbed in 0..=ups {
+        for level in dir.ancestors().take(climb_limit(dir, settings) + 1) {
             let mut pins: Vec<Pin> = Vec::new();
             // The first file in path order that pins a build names it.
-            let mut listed = input.below(&level, MAX_LISTED);
+            let mut listed = input.below(level, MAX_LISTED);
             listed.sort();
             for p in listed {
                 for tag in self.pins_of(&p, settings, input) {
@@ -158,13 +144,6 @@ impl Reach {
                 1 => return Found::One(pins.remove(0)),
                 _ if pins.iter().all(|p| same_tag(&p.tag, &pins[0].tag)) => return Found::One(pins.remove(0)),
                 _ => return Found::Several(pins),
-            }
-            if top(&level, settings) || climbed == ups {
-                break;
-            }
-            match level.parent() {
-                Some(up) => level = up.to_path_buf(),
-                None => break,
             }
         }
         Found::Nothing
@@ -189,19 +168,13 @@ fn top(level: &Path, settings: &Settings<'_>) -> bool {
     settings.config_dir.as_ref().is_some_and(|c| *c == here) || here.join(".git").exists()
 }
 
-/// True when one of the folders from `dir` up to `levels` above it is a [`top`].
-fn has_top(dir: &Path, levels: usize, settings: &Settings<'_>) -> bool {
-    let mut level = dir;
-    for _ in 0..=levels {
-        if top(level, settings) {
-            return true;
-        }
-        match level.parent() {
-            Some(up) => level = up,
-            None => return false,
-        }
+/// How many folders a climb from `dir` goes up: to the first [`top`]
+/// within [`MAX_UP`] folders, else as far as [`ups_without_top`] lets it.
+fn climb_limit(dir: &Path, settings: &Settings<'_>) -> usize {
+    match dir.ancestors().take(MAX_UP + 1).position(|level| top(level, settings)) {
+        Some(at) => at,
+        None => ups_without_top(dir, settings).min(MAX_UP),
     }
-    false
 }
 
 /// How far a climb from `dir` may go when no [`top`] is in reach: up to
