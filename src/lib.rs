@@ -3,6 +3,7 @@
 //! The library behind the `knobs` binary. [`run`] drives the whole CLI
 //! in-process, so tests exercise the same path as users.
 
+pub mod allocator;
 mod bounded;
 pub mod catalog;
 pub mod cli;
@@ -11,6 +12,7 @@ pub mod config;
 mod confine;
 pub mod diag;
 mod embedded;
+pub mod ending;
 pub mod explain;
 pub mod extract;
 mod fsutil;

@@ -291,8 +291,20 @@ const LAYERS: &[(&str, &[&str])] = &[
 ];
 
 /// The modules every layer may import: small, engine-free helpers.
-const GROUND: &[&str] =
-    &["bounded", "confine", "diag", "embedded", "fsutil", "kinds", "pictures", "suggest", "syntax", "walk"];
+const GROUND: &[&str] = &[
+    "allocator",
+    "bounded",
+    "confine",
+    "diag",
+    "embedded",
+    "ending",
+    "fsutil",
+    "kinds",
+    "pictures",
+    "suggest",
+    "syntax",
+    "walk",
+];
 
 /// Every import that points up or sideways, and how many imports across
 /// top-level modules were read.

@@ -128,7 +128,10 @@ pub fn run(args: &LintArgs, cfg: &Config, io: &mut Run<'_>) -> Result<Outcome> {
         report.skipped.iter().filter(|s| s.named_error() && named.contains(&s.path)).collect();
     let notes = report::notes(&report, &unreadable, io.verbosity, builds.first().map(String::as_str));
     io.err.write_all(notes.as_bytes()).map_err(super::OutputError)?;
-    outcome(&report, &unreadable, args, fail_on)
+    let outcome = outcome(&report, &unreadable, args, fail_on);
+    drop(unreadable);
+    crate::ending::release(report);
+    outcome
 }
 
 /// The baseline a group's run leaves out: `--baseline` (from the working

@@ -269,6 +269,8 @@ impl<'s, 'a> Linter<'s, 'a> {
                 Err(s) => report.skipped.push(s),
             }
         }
+        // The folders' texts, scans and kept verdicts.
+        crate::ending::release((self.folders, self.reach));
         report
     }
 }
