@@ -58,6 +58,10 @@ impl Folder {
     /// A text this folder's context already read (taken: each is linted once).
     pub fn take(&self, path: &Path) -> Option<Read> {
         let mut texts = self.texts.lock().ok()?;
+        // Most folders keep none (no env file there): no path is hashed.
+        if texts.is_empty() {
+            return None;
+        }
         let read = texts.remove(path);
         if texts.is_empty() {
             // Every text taken: the map's room goes too.

@@ -26,6 +26,9 @@ pub struct EngineMatcher {
     /// Every name `is_known` or `is_renamed` answers yes for: one lookup
     /// for the first word of every command of every script.
     names: rustc_hash::FxHashSet<String>,
+    /// The length of the longest of `names`: a longer word (a metric name
+    /// in a code span, a path) is none of them, known without hashing it.
+    longest: usize,
 }
 
 impl EngineMatcher {
@@ -51,11 +54,12 @@ impl EngineMatcher {
         let pins: Vec<String> =
             profile.images.names.iter().filter(|n| !n.is_empty()).map(|n| format!("{n}:")).collect();
         let image_needles = aho_corasick::AhoCorasick::new(&pins).ok();
-        let names = (extra.iter().cloned())
+        let names: rustc_hash::FxHashSet<String> = (extra.iter().cloned())
             .chain(profile.commands.iter().map(|c| c.name.clone()))
             .chain(profile.renamed.iter().map(|r| r.name.clone()))
             .collect();
-        EngineMatcher { profile: profile.clone(), extra, needles, image_needles, image_tag, variants, names }
+        let longest = names.iter().map(String::len).max().unwrap_or(0);
+        EngineMatcher { profile: profile.clone(), extra, needles, image_needles, image_tag, variants, names, longest }
     }
 
     /// True when `text` names a command or image that runs the engine: only
@@ -274,7 +278,7 @@ impl EngineMatcher {
     /// True when `command` is one of the engine's commands or an old name
     /// of one (`is_known || is_renamed`), by one lookup.
     pub fn is_known_or_renamed(&self, command: &str) -> bool {
-        self.names.contains(command)
+        command.len() <= self.longest && self.names.contains(command)
     }
 
     /// True when a word names one of the engine's commands (any kind).

@@ -35,11 +35,15 @@ pub(crate) fn is_runtime(word: &str) -> bool {
 /// True for a wrapper or container runtime: a command that may run the engine.
 fn runs_commands(word: &str) -> bool {
     // One lookup: this runs for the first word of every command of every script.
-    static NAMES: std::sync::LazyLock<rustc_hash::FxHashSet<&'static str>> = std::sync::LazyLock::new(|| {
+    // With the longest name's length: a longer word is none of them.
+    static NAMES: std::sync::LazyLock<(rustc_hash::FxHashSet<&'static str>, usize)> = std::sync::LazyLock::new(|| {
         let wrappers = wrappers::WRAPPERS.iter().map(|g| g.name);
-        wrappers.chain(RUNTIMES.iter().copied()).chain([KUBECTL]).collect()
+        let names: rustc_hash::FxHashSet<&'static str> =
+            wrappers.chain(RUNTIMES.iter().copied()).chain([KUBECTL]).collect();
+        let longest = names.iter().map(|n| n.len()).max().unwrap_or(0);
+        (names, longest)
     });
-    NAMES.contains(word)
+    word.len() <= NAMES.1 && NAMES.0.contains(word)
 }
 
 /// True when a command (by basename) may run the engine: it names one of
@@ -98,7 +102,7 @@ pub(crate) fn engine_argv_start(
     src: &str,
     ctx: &ScanCtx<'_>,
 ) -> Option<(usize, Option<Arc<Binary>>)> {
-    let words: Vec<Option<String>> = parts.iter().map(|p| p.name(src)).collect();
+    let words: Vec<Option<std::borrow::Cow<'_, str>>> = parts.iter().map(|p| p.name(src)).collect();
     match run_of(&words, ctx).target {
         Target::Argv { start, binary } => Some((start, binary)),
         _ => None,

@@ -249,8 +249,8 @@ thread_local! {
     /// What each query text read as. Runbooks repeat the same panels' queries
     /// from file to file, and one parse costs about 20 µs (promql-parser's LR
     /// parser: 10,500 blocks were a third of a 6,000-file vault's lint time).
-    static READ: std::cell::RefCell<std::collections::HashMap<String, Result<Vec<Selector>, QueryError>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static READ: std::cell::RefCell<rustc_hash::FxHashMap<String, Result<Vec<Selector>, QueryError>>> =
+        std::cell::RefCell::new(rustc_hash::FxHashMap::default());
 }
 
 /// True when `query` parses as PromQL (read once per thread, as `scan` reads it).

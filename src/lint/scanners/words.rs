@@ -4,15 +4,18 @@
 //! reader (`simple`) and tree-sitter-bash (`full`) each import these, and the
 //! argv they read is judged the same whichever read it.
 
-use std::collections::HashMap;
-
 use crate::lint::pairing::Word;
 
 /// A word's text with its quotes removed and its `\` escapes read (none
 /// inside single quotes).
 pub(crate) fn unquote(raw: &str) -> String {
+    unquoted(raw).into_owned()
+}
+
+/// [`unquote`], borrowing a word that has nothing to remove.
+pub(crate) fn unquoted(raw: &str) -> std::borrow::Cow<'_, str> {
     if !raw.contains(['"', '\'', '\\']) {
-        return raw.to_string();
+        return std::borrow::Cow::Borrowed(raw);
     }
     let mut out = String::with_capacity(raw.len());
     let mut quote: Option<char> = None;
@@ -29,7 +32,7 @@ pub(crate) fn unquote(raw: &str) -> String {
             _ => out.push(c),
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// The array name of `"${args[@]}"` / `${args[*]}`.
@@ -53,21 +56,23 @@ pub(crate) struct Part<'s> {
 
 impl Part<'_> {
     /// The literal text a command-name match reads, when there is one.
-    pub fn name(&self, src: &str) -> Option<String> {
+    pub fn name<'t>(&self, src: &'t str) -> Option<std::borrow::Cow<'t, str>> {
         let raw = src.get(self.word.start..self.word.end).unwrap_or("");
         // A command substitution (or any very long word) names no command:
         // not read, so nested `$(…)` cost no more than their length.
         let b = raw.as_bytes();
-        let substitution = memchr::memchr_iter(b'$', b).any(|i| b.get(i + 1) == Some(&b'('));
-        if !self.named || raw.len() > 4096 || substitution || memchr::memchr(b'`', b).is_some() {
+        // Command names are short: one pass over the bytes finds both marks.
+        let substitution =
+            |b: &[u8]| b.iter().enumerate().any(|(i, c)| *c == b'`' || (*c == b'$' && b.get(i + 1) == Some(&b'(')));
+        if !self.named || raw.len() > 4096 || substitution(b) {
             return None;
         }
-        Some(unquote(raw))
+        Some(unquoted(raw))
     }
 }
 
 /// Arrays built in a script (`args=(…)`, `args+=(…)`): name → each literal.
-pub(crate) type Arrays<'s> = HashMap<String, Vec<Vec<Word<'s>>>>;
+pub(crate) type Arrays<'s> = rustc_hash::FxHashMap<String, Vec<Vec<Word<'s>>>>;
 
 /// One command of a script, as either reader reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]

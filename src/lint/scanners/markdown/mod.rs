@@ -84,7 +84,8 @@ pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
                 }
             }
             Event::Text(t) => {
-                if !t.trim().is_empty() {
+                // A text that opens with a visible letter is not blank (most are).
+                if t.as_bytes().first().is_some_and(u8::is_ascii_graphic) || !t.trim().is_empty() {
                     entry = false;
                 }
                 let raw = text.get(range.clone()).unwrap_or("");

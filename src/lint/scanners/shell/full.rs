@@ -2,8 +2,6 @@
 //! assignment of a script, whatever constructs hold them. The fast reader
 //! (`simple`) leaves to it what it does not read.
 
-use std::collections::HashMap;
-
 use tree_sitter::Node;
 
 use crate::lint::pairing::Word;
@@ -84,7 +82,7 @@ fn enclosing_function(n: Node<'_>, functions: &[(String, std::ops::Range<usize>)
 pub(crate) fn full_commands(src: &str) -> Option<Script<'_>> {
     let tree = crate::syntax::parse_bash(src)?;
     let nodes = preorder(tree.root_node());
-    let mut arrays: Arrays = HashMap::new();
+    let mut arrays = Arrays::default();
     let mut commands = Vec::new();
     let mut vars = Vec::new();
     let functions: Vec<(String, std::ops::Range<usize>)> = (nodes.iter())

@@ -105,6 +105,11 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
         // Literal words and array expansions, each segment paired on its own.
         let mut segment: Vec<Word<'_>> = Vec::new();
         for p in &parts[start..end] {
+            // A word without `$` is itself: no array, no split, nothing unset.
+            if p.array.is_none() && !src.get(p.word.start..p.word.end).is_some_and(|raw| raw.contains('$')) {
+                segment.push(p.word.clone());
+                continue;
+            }
             let array = p.array.clone().or_else(|| s.positional_array(p, command));
             if let Some(name) = array {
                 // The array may give the last flag its value.

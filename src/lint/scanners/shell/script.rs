@@ -7,8 +7,8 @@
 //! set the engine's environment (`K=V radiance`, `env K=V radiance`,
 //! `podman run -e K=V`). Every word keeps its place in the text.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -44,12 +44,12 @@ pub(super) enum Split<'s> {
 
 impl<'s, 'c> Script<'s, 'c> {
     pub fn new(src: &'s str, read: words::Script<'s>, ctx: &'c ScanCtx<'c>) -> Self {
-        let mut vars: HashMap<String, Vec<Range<usize>>> = HashMap::new();
+        let mut vars: HashMap<String, Vec<Range<usize>>> = HashMap::default();
         for v in &read.vars {
             vars.entry(v.name.clone()).or_default().push(v.value.clone());
         }
-        let mut s = Script { src, read, ctx, vars, functions: HashMap::new(), set_args: Vec::new() };
-        let mut functions = HashMap::new();
+        let mut s = Script { src, read, ctx, vars, functions: HashMap::default(), set_args: Vec::new() };
+        let mut functions = HashMap::default();
         let mut set_args = Vec::new();
         for c in &s.read.commands {
             if let Some(f) = &c.func {
@@ -78,7 +78,7 @@ impl<'s, 'c> Script<'s, 'c> {
             return true;
         }
         let Some(name) = first.name(self.src) else { return false };
-        may_run_engine(&name, self.ctx) || self.functions.contains_key(&name)
+        may_run_engine(&name, self.ctx) || self.functions.contains_key(name.as_ref())
     }
 
     fn raw(&self, p: &Part<'_>) -> &'s str {
@@ -93,7 +93,7 @@ impl<'s, 'c> Script<'s, 'c> {
         // read them (unquoting each again would cost every word of every
         // line), borrowed from the text where the reader borrowed them.
         let text = |(k, p): (usize, &Part<'s>)| match k {
-            0 => p.name(self.src).map(Cow::Owned),
+            0 => p.name(self.src),
             _ => p.word.text.clone(),
         };
         parts
