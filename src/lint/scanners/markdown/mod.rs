@@ -20,13 +20,16 @@ use blocks::{code_block, Mapped};
 use spans::{documented_flag, inline_code};
 
 pub fn scan(text: &str, ctx: &ScanCtx<'_>, out: &mut Scan) {
+    // About a reference per 128 bytes in a runbook: the vector seldom grows
+    // (each growth copies every reference made so far).
+    out.refs.reserve(text.len() / 128);
     let idx = LineIndex::new(text);
     let file_span = |s: usize, e: usize| idx.span(text, s, e);
     let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS;
     let mut block: Option<(String, Mapped<'_>)> = None;
     let mut pending: Vec<Suppression> = Vec::new();
     // The blocks open at this event (their ranges), innermost last.
-    let mut open: Vec<Range<usize>> = Vec::new();
+    let mut open: Vec<Range<usize>> = Vec::with_capacity(8);
     let end_line = |at: usize| {
         let (line, col) = idx.position(text, at);
         if col == 1 && line > 1 {

@@ -103,7 +103,7 @@ fn scan_at(src: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>, ou
             None => parts.len(),
         };
         // Literal words and array expansions, each segment paired on its own.
-        let mut segment: Vec<Word<'_>> = Vec::new();
+        let mut segment: Vec<Word<'_>> = Vec::with_capacity(end - start);
         for p in &parts[start..end] {
             // A word without `$` is itself: no array, no split, nothing unset.
             if p.array.is_none() && !src.get(p.word.start..p.word.end).is_some_and(|raw| raw.contains('$')) {

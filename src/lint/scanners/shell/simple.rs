@@ -46,7 +46,9 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
     }
     // Every word, flat; each command starts at one of `starts`.
     let mut raws: Vec<Raw> = Vec::with_capacity(b.len() / 8);
-    let mut starts: Vec<usize> = vec![0];
+    // Sized for a command every 32 bytes: most blocks never grow them.
+    let mut starts: Vec<usize> = Vec::with_capacity(b.len() / 32 + 2);
+    starts.push(0);
     let mut arrays = Arrays::default();
     let mut i = 0;
     while i < b.len() {
