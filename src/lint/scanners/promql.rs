@@ -185,9 +185,9 @@ fn find_label(text: &str, label: &str) -> Option<usize> {
 /// Where each label first stands in a `by (…)` or `without (…)` list of
 /// `text`, found in one pass (a search per label was quadratic in a list of
 /// 100,000).
-fn grouping_places(text: &str) -> std::collections::HashMap<&str, usize> {
+fn grouping_places(text: &str) -> rustc_hash::FxHashMap<&str, usize> {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut places = std::collections::HashMap::new();
+    let mut places = rustc_hash::FxHashMap::default();
     let mut from = 0;
     while let Some(i) = text[from..].find('(') {
         let open = from + i;
