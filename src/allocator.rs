@@ -7,10 +7,11 @@
 //! wrapper hands every request to `mi_malloc_aligned`, whose fast path is
 //! longer than `mi_malloc`'s and whose slow path allocates more and aligns
 //! by hand whenever the block size is not a power of two (a 1,280-byte
-//! buffer of bytes, say). Every mimalloc block is aligned to at least 8
-//! bytes (its sizes are multiples of 8 and its pages start 16-aligned), so
-//! a request for alignment 8 or less goes to the plain functions; only
-//! larger alignments take the aligned ones.
+//! buffer of bytes, say). Every mimalloc block is aligned to at least a
+//! machine word, 8 bytes here (its sizes are multiples of a word and its
+//! blocks start at a multiple of 16 in a page), so a request for that
+//! alignment or less goes to the plain functions; only larger alignments
+//! take the aligned ones.
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
@@ -19,8 +20,9 @@ use libmimalloc_sys::{
     mi_free, mi_malloc, mi_malloc_aligned, mi_realloc, mi_realloc_aligned, mi_zalloc, mi_zalloc_aligned,
 };
 
-/// The alignment every block mimalloc hands out has.
-const BLOCK_ALIGN: usize = 8;
+/// The alignment every block mimalloc hands out has: a machine word (its
+/// smallest block is one, and its sizes are multiples of one).
+const BLOCK_ALIGN: usize = std::mem::size_of::<usize>();
 
 /// mimalloc, through its plain entry points where they suffice.
 pub struct Allocator;

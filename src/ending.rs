@@ -4,7 +4,9 @@
 //! The binary says that the process ends when the run returns
 //! ([`process_ends_after_run`]); such values are then left to the
 //! operating system, which takes the whole heap back at once. In-process
-//! callers (the tests, `knobs server`) never say so, and drop them as usual.
+//! callers (the tests) never say so, and `knobs server`, which lints again
+//! and again in one process, takes it back ([`process_outlives_runs`]):
+//! both drop them as usual.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -13,6 +15,11 @@ static PROCESS_ENDS: AtomicBool = AtomicBool::new(false);
 /// Called by `main` only: nothing runs after `run_on` but the exit.
 pub fn process_ends_after_run() {
     PROCESS_ENDS.store(true, Ordering::Relaxed);
+}
+
+/// Called by `knobs server`: the process goes on after each lint.
+pub fn process_outlives_runs() {
+    PROCESS_ENDS.store(false, Ordering::Relaxed);
 }
 
 /// Drops `value`, or leaves it to the operating system when the process
@@ -47,7 +54,9 @@ mod tests {
         assert_eq!(drops.load(Ordering::Relaxed), 1, "an in-process run drops what it built");
         process_ends_after_run();
         release(Counted(&drops));
-        PROCESS_ENDS.store(false, Ordering::Relaxed);
+        process_outlives_runs();
         assert_eq!(drops.load(Ordering::Relaxed), 1, "the binary leaves it to the exit");
+        release(Counted(&drops));
+        assert_eq!(drops.load(Ordering::Relaxed), 2, "the server drops what each lint built");
     }
 }

@@ -11,6 +11,9 @@ pub fn run(io: &mut Run<'_>) -> Result<Outcome> {
             "`{engine}` is not an engine name"
         ));
     }
+    // The server lints again and again in one process: what each lint
+    // built is dropped, not left to an exit that is hours away.
+    crate::ending::process_outlives_runs();
     // LSP: exit code 0 after `shutdown` then `exit`, 1 when the session
     // ended without `shutdown`.
     match crate::server::serve(io.engine.clone())? {
