@@ -87,7 +87,10 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
                 i = next;
             }
             _ => {
-                if let Some(open) = array_open(b, i) {
+                // The word first: `NAME=(` or `NAME+=(` stops it at its `(`,
+                // so only a word that stops there may open an array.
+                let word = scan_word(b, i, false);
+                if let Some(open) = word.is_none().then(|| array_open(b, i)).flatten() {
                     // `args=(…)` / `args+=(…)`: only before a command's words.
                     let current = &raws[*starts.last()?..];
                     let declared = current.first().is_some_and(|r| DECLARATIONS.contains(&&src[r.start..r.end]));
@@ -100,7 +103,7 @@ pub fn simple_commands<'s>(src: &'s str, wanted: &dyn Fn(&str) -> bool) -> Optio
                     i = next;
                     continue;
                 }
-                let (end, next) = scan_word(b, i, false)?;
+                let (end, next) = word?;
                 // `2>file`, `2>&1`: a file descriptor before a redirection.
                 if b.get(end).is_some_and(|c| matches!(c, b'<' | b'>')) && b[i..end].iter().all(u8::is_ascii_digit) {
                     i = end;
@@ -448,6 +451,27 @@ mod tests {
         for w in words {
             assert_eq!(is_assignment(w), by_chars(w), "{w:?}");
         }
+    }
+
+    /// A word that opens an array is one the word reader stops at its `(`:
+    /// the reader is asked first, and the array only where it stops.
+    #[test]
+    fn an_array_opens_only_where_a_word_stops() {
+        let pieces = ["a", "_", "9", "+", "=", "(", ")", "\"", "'", "$", "-", " ", "\\"];
+        let mut cases = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> =
+                cases.iter().flat_map(|c| pieces.iter().map(move |p| format!("{c}{p}"))).collect();
+            cases.extend(longer);
+        }
+        let mut opened = 0;
+        for t in &cases {
+            if array_open(t.as_bytes(), 0).is_some() {
+                opened += 1;
+                assert_eq!(scan_word(t.as_bytes(), 0, false), None, "{t:?}");
+            }
+        }
+        assert!(opened > 100, "only {opened} of the cases open an array");
     }
 
     /// Every simple line reads the same with both readers; the others are
