@@ -13,7 +13,9 @@
 //! once per run, whichever monitoring files ask.
 
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::dispatch::scan;
@@ -51,9 +53,20 @@ pub enum Found {
 /// Series names, shared.
 type Names = Arc<Vec<String>>;
 
+/// The next [`Reach`]'s number: each one made in the process has its own.
+static NEXT_REACH: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// This thread's last answer of [`Reach::registered`]: which reach, the
+    /// folder asked about, and the names. A walk hands a thread the files
+    /// of a folder one after another; they need no lookup by path.
+    static LAST_REGISTERED: RefCell<Option<(u64, PathBuf, Names)>> = const { RefCell::new(None) };
+}
+
 /// Reaches, by folder, and the pins each deployment file holds.
-#[derive(Default)]
 pub struct Reach {
+    /// This reach's number (see [`NEXT_REACH`]).
+    id: u64,
     by_dir: Mutex<FxHashMap<PathBuf, Arc<OnceLock<Found>>>>,
     by_file: Mutex<FxHashMap<PathBuf, Vec<String>>>,
     /// Series the code of a project registers, by the project's top folder.
@@ -61,6 +74,18 @@ pub struct Reach {
     /// The project's top folder, by the folder a climb starts from (files
     /// of one folder climb once).
     tops: Mutex<FxHashMap<PathBuf, PathBuf>>,
+}
+
+impl Default for Reach {
+    fn default() -> Self {
+        Reach {
+            id: NEXT_REACH.fetch_add(1, Ordering::Relaxed),
+            by_dir: Mutex::default(),
+            by_file: Mutex::default(),
+            registered: Mutex::default(),
+            tops: Mutex::default(),
+        }
+    }
 }
 
 impl Reach {
@@ -80,7 +105,22 @@ impl Reach {
     /// the highest a climb reaches without leaving the working directory;
     /// a file outside it: its own folder).
     pub fn registered(&self, path: &Path, settings: &Settings<'_>, input: &dyn Input) -> Arc<Vec<String>> {
-        let level = self.project_top(path.parent().unwrap_or(Path::new("")), settings);
+        let dir = path.parent().unwrap_or(Path::new(""));
+        // A folder's answer never changes within a reach (its top is kept
+        // by folder, its names by top): the last one is reused when asked
+        // about the same folder, compared by bytes (another spelling only
+        // misses).
+        let same = |(id, asked, _): &&(u64, PathBuf, Names)| *id == self.id && asked.as_os_str() == dir.as_os_str();
+        if let Some(names) = LAST_REGISTERED.with_borrow(|last| last.as_ref().filter(same).map(|l| l.2.clone())) {
+            return names;
+        }
+        let names = self.registered_at(dir, settings, input);
+        LAST_REGISTERED.set(Some((self.id, dir.to_path_buf(), names.clone())));
+        names
+    }
+
+    fn registered_at(&self, dir: &Path, settings: &Settings<'_>, input: &dyn Input) -> Arc<Vec<String>> {
+        let level = self.project_top(dir, settings);
         let cell = match self.registered.lock() {
             Ok(mut cells) => cells.entry(level.clone()).or_default().clone(),
             Err(_) => Arc::default(),
@@ -286,5 +326,35 @@ fn untagged_engine_image(n: &Node, settings: &Settings<'_>) -> bool {
         }
         Node::Seq { items, .. } => items.iter().any(|v| untagged_engine_image(v, settings)),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::model::{Catalog, Provenance};
+    use crate::lint::input::StagedFiles;
+
+    /// What a reach keeps for a folder is its own: another reach (another
+    /// run on the same thread, as the pools of `knobs server` and the hook
+    /// make them) asking about a folder of the same name reads its own files.
+    #[test]
+    fn a_reach_does_not_answer_with_another_reach_s_registered_series() {
+        let profile = crate::catalog::profile::builtin("vllm").expect("vllm is built in");
+        let (engine, repo, commit, knobs_version) = (String::new(), String::new(), String::new(), String::new());
+        let tag = "v0.20.1".to_string();
+        let catalog = Catalog::new(Provenance { engine, repo, tag, commit, knobs_version }, vec![], vec![]);
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let mut settings = Settings::new(&profile, &catalog, &[], Vec::new());
+        settings.cwd = dir.path().to_path_buf();
+        let router = b"from prometheus_client import Gauge\n\nqps = Gauge(\"vllm:router_qps\", \"Requests.\")\n";
+        let code = StagedFiles { files: vec![("src/metrics.py".into(), router.to_vec())], max_file_size: 1 << 20 };
+        let none = StagedFiles { files: Vec::new(), max_file_size: 1 << 20 };
+        let board = Path::new("dashboards/a.json");
+        let (first, second) = (Reach::default(), Reach::default());
+        for _ in 0..2 {
+            assert_eq!(*first.registered(board, &settings, &code), ["vllm:router_qps"]);
+            assert!(second.registered(board, &settings, &none).is_empty(), "the second reach reads no code");
+        }
     }
 }
