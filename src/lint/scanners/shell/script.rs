@@ -88,13 +88,13 @@ impl<'s, 'c> Script<'s, 'c> {
     /// The literal text of each word, for finding the command: a variable
     /// read whole (`$BIN`, `"${LLAMA_SERVER}"`) is what the script sets it
     /// to, its default, or the binary its name names.
-    pub fn names(&self, parts: &[Part<'s>]) -> Vec<Option<Cow<'s, str>>> {
+    pub fn names<'p>(&self, parts: &'p [Part<'s>]) -> Vec<Option<Cow<'p, str>>> {
         // The command's name is read as written; later words as the reader
         // read them (unquoting each again would cost every word of every
-        // line), borrowed from the text where the reader borrowed them.
-        let text = |(k, p): (usize, &Part<'s>)| match k {
+        // line), borrowed from the reader's words, never copied.
+        let text = |(k, p): (usize, &'p Part<'s>)| match k {
             0 => p.name(self.src),
-            _ => p.word.text.clone(),
+            _ => p.word.text.as_deref().map(Cow::Borrowed),
         };
         parts
             .iter()
