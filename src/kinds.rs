@@ -488,14 +488,54 @@ fn procfile(n: &Name<'_>) -> bool {
 
 /// `*.md`, `*.markdown` (a file named `.md` has no extension).
 fn markdown(n: &Name<'_>) -> bool {
-    // (An extension that is not UTF-8 is neither.)
-    let ext = n.path.extension().and_then(|e| e.to_str());
+    // The extension as `Path::extension` reads it (after a last `.` that
+    // does not start the name), from the name already read.
+    let ext = n.name.rsplit_once('.').filter(|(stem, _)| !stem.is_empty()).map(|(_, e)| e);
     ext.is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `markdown` reads a name's extension as `Path::extension` does, names
+    /// that are not UTF-8 included.
+    #[cfg(unix)]
+    #[test]
+    fn markdown_reads_the_extension_as_the_path_does() {
+        use std::os::unix::ffi::OsStrExt;
+        let by_path = |p: &Path| {
+            let ext = p.extension().and_then(|e| e.to_str());
+            ext.is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
+        };
+        let names: [&[u8]; 18] = [
+            b"a.md",
+            b".md",
+            b".",
+            b"a..md",
+            b"x.MD",
+            b"a.markdown",
+            b".markdown",
+            b"md",
+            b"a.md.bak",
+            b"a.\xff",
+            b"\xff.md",
+            b"a.m\xffd",
+            b"..md",
+            b"a.",
+            b".a.md",
+            b"...",
+            b"a.Markdown",
+            b"\xff",
+        ];
+        for n in names {
+            let p = Path::new("dir").join(std::ffi::OsStr::from_bytes(n));
+            let Some(name) = p.file_name().map(|f| f.to_string_lossy()) else { continue };
+            let lower = name.to_ascii_lowercase();
+            let n = Name { path: &p, name: &name, lower: &lower, env_files: &[] };
+            assert_eq!(markdown(&n), by_path(&p), "{p:?}");
+        }
+    }
 
     #[test]
     fn every_name_taken_as_code_may_be_code() {

@@ -48,9 +48,18 @@ impl LineIndex {
     pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
         let last = self.last.get();
-        let on_last = self.starts.get(last - 1).is_some_and(|&s| s <= offset)
-            && self.starts.get(last).is_none_or(|&next| offset < next);
-        let line = if on_last { last } else { self.starts.partition_point(|&s| s <= offset).max(1) };
+        // On the line of the last position, or the one after it (places
+        // come in the order of the text), else searched for.
+        let on = |line: usize| {
+            self.starts.get(line - 1).is_some_and(|&s| s <= offset) && self.starts.get(line).is_none_or(|&n| offset < n)
+        };
+        let line = if on(last) {
+            last
+        } else if on(last + 1) {
+            last + 1
+        } else {
+            self.starts.partition_point(|&s| s <= offset).max(1)
+        };
         self.last.set(line);
         let start = self.starts[line - 1];
         (line, self.chars(text, start, offset) + 1)
@@ -116,6 +125,11 @@ mod tests {
         };
         for o in [0, 5, 1, 9, 2, 2, 3, 12, 4, 0, 11, 6, 7, 100] {
             assert_eq!(idx.position(many, o), by_search(o.min(many.len())), "offset {o}");
+        }
+        // Every place in order, then backwards: the line after the last
+        // one asked is looked at before a search.
+        for o in (0..=many.len()).chain((0..=many.len()).rev()) {
+            assert_eq!(idx.position(many, o), by_search(o), "offset {o}");
         }
         let ascii = "ab\ncd\n";
         let idx = LineIndex::new(ascii);
