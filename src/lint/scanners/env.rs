@@ -194,11 +194,15 @@ fn scan_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>
             let end = if spaced_value { raw.start } else { eq + 1 };
             out.refs.push(Ref::EnvLine { problem, span: span(start + key.end, start + end) });
         }
-        match index.entry(Key(&content[key.clone()])) {
-            Entry::Occupied(at) => seen[*at.get()].1.push((n + 1, key_span)),
-            Entry::Vacant(slot) => {
-                slot.insert(seen.len());
-                seen.push((&content[key.clone()], vec![(n + 1, key_span)]));
+        // Only a file's keys set twice are reported (`seen` is read below):
+        // a runbook's env lines are not looked up.
+        if file {
+            match index.entry(Key(&content[key.clone()])) {
+                Entry::Occupied(at) => seen[*at.get()].1.push((n + 1, key_span)),
+                Entry::Vacant(slot) => {
+                    slot.insert(seen.len());
+                    seen.push((&content[key.clone()], vec![(n + 1, key_span)]));
+                }
             }
         }
         let value = (!value.is_empty()).then(|| Value {
@@ -209,7 +213,7 @@ fn scan_lines(text: &str, span: &dyn Fn(usize, usize) -> Span, ctx: &ScanCtx<'_>
         out.refs.push(Ref::Env { key: content[key].to_string(), span: key_span, value });
     }
     // A key set again: the last line wins, the others set nothing.
-    for (key, lines) in seen.into_iter().filter(|(_, l)| file && l.len() > 1) {
+    for (key, lines) in seen.into_iter().filter(|(_, l)| l.len() > 1) {
         let last = lines.last().map_or(0, |(n, _)| *n);
         for (_, at) in &lines[..lines.len() - 1] {
             let problem = EnvProblem::Duplicate { key: key.to_string(), line: last };
