@@ -345,6 +345,10 @@ mod tests {
         let tag = "v0.20.1".to_string();
         let catalog = Catalog::new(Provenance { engine, repo, tag, commit, knobs_version }, vec![], vec![]);
         let dir = tempfile::tempdir().expect("a temporary folder");
+        // The folder asked about exists, so that its real path is read
+        // beside the working directory's (a temporary folder may be behind
+        // a link, as `/var` is on macOS).
+        std::fs::create_dir(dir.path().join("dashboards")).expect("a folder");
         let mut settings = Settings::new(&profile, &catalog, &[], Vec::new());
         settings.cwd = dir.path().to_path_buf();
         let router = b"from prometheus_client import Gauge\n\nqps = Gauge(\"vllm:router_qps\", \"Requests.\")\n";
